@@ -1,0 +1,179 @@
+//! The one error type of the crate: a kind, a byte offset, what was expected.
+//!
+//! Every failure, from a bad magic string to a truncated payload, is reported
+//! as an [`Error`] whose [`kind`](Error::kind) can be matched on, whose
+//! [`offset`](Error::offset) is the position in the file (or stream) where the
+//! problem was detected, and whose [`expected`](Error::expected) text says
+//! what the reader wanted to see there.
+//!
+//! ```
+//! use npyguard::{Preamble, ErrorKind};
+//! let err = Preamble::parse(b"\x93NUMPY\x04\x00").unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::UnsupportedVersion);
+//! assert_eq!(err.offset(), 6);
+//! ```
+
+use std::fmt;
+
+/// What went wrong, as a value that can be matched on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file does not start with `\x93NUMPY`.
+    BadMagic,
+    /// The format version is not 1.0, 2.0 or 3.0.
+    UnsupportedVersion,
+    /// The declared header length exceeds the configured cap.
+    HeaderTooLong,
+    /// The header text is not valid in its encoding (UTF-8 for 3.0), or holds a NUL.
+    HeaderEncoding,
+    /// The header text is not a sentence of the grammar in `grammar/npy-header.abnf`.
+    HeaderSyntax,
+    /// Brackets nested deeper than the parser allows.
+    NestingTooDeep,
+    /// A key appears twice in the header dict.
+    DuplicateKey,
+    /// One of `descr`, `fortran_order`, `shape` is missing.
+    MissingKey,
+    /// A key other than the three NumPy keys, refused in numpy-strict mode.
+    UnknownKey,
+    /// A value has the wrong type for its key (e.g. a list as shape).
+    BadValue,
+    /// The descr is not a type npyguard reads (or not a valid type at all).
+    BadDescr,
+    /// The dtype is valid NumPy but deliberately unsupported (pickled objects, long double).
+    UnsupportedDtype,
+    /// Two fields of a record share a name.
+    DuplicateField,
+    /// The shape, element count or byte size does not fit (more than 64 dims, overflow).
+    ShapeOverflow,
+    /// The input ended before the declared data.
+    Truncated,
+    /// Bytes follow the payload and trailing bytes are not allowed.
+    TrailingBytes,
+    /// The file exceeds `max_file_bytes`.
+    FileTooLarge,
+    /// A payload value is invalid for its dtype (e.g. a UTF-32 code unit that is not a character).
+    BadPayload,
+    /// The array's dtype is not the one the caller asked for.
+    TypeMismatch,
+    /// The caller passed inconsistent arguments (e.g. data length does not match shape).
+    InvalidInput,
+    /// An I/O error from the underlying reader or writer.
+    Io,
+}
+
+impl ErrorKind {
+    /// A short stable name for the kind, used by the CLI (`validate`) and in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadMagic => "bad-magic",
+            ErrorKind::UnsupportedVersion => "unsupported-version",
+            ErrorKind::HeaderTooLong => "header-too-long",
+            ErrorKind::HeaderEncoding => "header-encoding",
+            ErrorKind::HeaderSyntax => "header-syntax",
+            ErrorKind::NestingTooDeep => "nesting-too-deep",
+            ErrorKind::DuplicateKey => "duplicate-key",
+            ErrorKind::MissingKey => "missing-key",
+            ErrorKind::UnknownKey => "unknown-key",
+            ErrorKind::BadValue => "bad-value",
+            ErrorKind::BadDescr => "bad-descr",
+            ErrorKind::UnsupportedDtype => "unsupported-dtype",
+            ErrorKind::DuplicateField => "duplicate-field",
+            ErrorKind::ShapeOverflow => "shape-overflow",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::TrailingBytes => "trailing-bytes",
+            ErrorKind::FileTooLarge => "file-too-large",
+            ErrorKind::BadPayload => "bad-payload",
+            ErrorKind::TypeMismatch => "type-mismatch",
+            ErrorKind::InvalidInput => "invalid-input",
+            ErrorKind::Io => "io",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error with its kind, the byte offset where it was detected and what was expected there.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind} at byte {offset}: expected {expected}{}", found_suffix(.found.as_deref()))]
+pub struct Error {
+    kind: ErrorKind,
+    offset: u64,
+    expected: String,
+    found: Option<String>,
+    #[source]
+    source: Option<std::io::Error>,
+}
+
+fn found_suffix(found: Option<&str>) -> String {
+    match found {
+        Some(f) => format!(", found {f}"),
+        None => String::new(),
+    }
+}
+
+impl Error {
+    /// Builds an error of `kind` at `offset`, saying what was `expected`.
+    pub fn new(kind: ErrorKind, offset: u64, expected: impl Into<String>) -> Error {
+        Error {
+            kind,
+            offset,
+            expected: expected.into(),
+            found: None,
+            source: None,
+        }
+    }
+
+    /// Adds a description of what was found instead.
+    #[must_use]
+    pub fn found(mut self, found: impl Into<String>) -> Error {
+        self.found = Some(found.into());
+        self
+    }
+
+    /// Wraps an I/O error that happened at `offset`.
+    pub fn io(offset: u64, err: std::io::Error) -> Error {
+        Error {
+            kind: ErrorKind::Io,
+            offset,
+            expected: "a readable/writable stream".to_string(),
+            found: Some(err.to_string()),
+            source: Some(err),
+        }
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Byte offset in the file or stream where the error was detected.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// What the reader expected at [`offset`](Error::offset).
+    pub fn expected(&self) -> &str {
+        &self.expected
+    }
+
+    /// What was found instead, when known.
+    pub fn found_text(&self) -> Option<&str> {
+        self.found.as_deref()
+    }
+
+    /// The same error moved by `delta` bytes (used when a sub-parser works on a slice).
+    #[must_use]
+    pub(crate) fn shifted(mut self, delta: u64) -> Error {
+        self.offset = self.offset.saturating_add(delta);
+        self
+    }
+}
+
+/// Shorthand for `Result<T, npyguard::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,303 @@
+//! The validated header: dtype, memory order, shape, and any extra keys.
+//!
+//! Validation turns the literal [`Dict`] into a [`Header`] whose sizes are
+//! known to fit: a `Header` that exists has an element count and a payload
+//! length that fit in `isize`.
+//!
+//! ```
+//! use npyguard::{Header, ReadOptions};
+//! let file = b"\x93NUMPY\x01\x00\x46\x00{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }          \n";
+//! let header = Header::from_bytes(file, &ReadOptions::default()).unwrap();
+//! assert_eq!(header.shape(), &[2, 3]);
+//! assert_eq!(header.payload_len(), 24);
+//! assert_eq!(header.payload_offset(), 80);
+//! ```
+
+use crate::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
+use crate::literal::{Dict, Literal, Value};
+use crate::options::ReadOptions;
+use crate::parser::parse_dict;
+use crate::preamble::{Preamble, Version};
+
+/// Most dimensions an array may have (NumPy 2's limit).
+pub const MAX_DIMS: usize = 64;
+
+/// NumPy's own limit on the decoded header length, in characters (`max_header_size`).
+pub const NUMPY_MAX_HEADER_CHARS: usize = 10_000;
+
+/// A validated `.npy` header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    version: Version,
+    dtype: Dtype,
+    fortran_order: bool,
+    shape: Vec<usize>,
+    extra: Vec<(String, Literal)>,
+    element_count: usize,
+    payload_len: usize,
+    payload_offset: u64,
+}
+
+impl Header {
+    /// A header for an array of `dtype` and `shape`, checking that its size fits.
+    ///
+    /// The version and payload offset are those `np.save` would choose; the writer sets them.
+    pub fn new(dtype: Dtype, shape: Vec<usize>, fortran_order: bool) -> Result<Header> {
+        let (element_count, payload_len) = sizes(&dtype, &shape, 0)?;
+        Ok(Header {
+            version: Version::V1_0,
+            dtype,
+            fortran_order,
+            shape,
+            extra: Vec::new(),
+            element_count,
+            payload_len,
+            payload_offset: 0,
+        })
+    }
+
+    /// Reads the preamble and header from the start of `bytes` (which may hold more: the payload).
+    pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Header> {
+        let preamble = match Preamble::parse(bytes)? {
+            Some(p) => p,
+            None => {
+                return Err(Error::new(ErrorKind::Truncated, bytes.len() as u64, "a complete preamble"));
+            }
+        };
+        preamble.check_header_cap(opts.max_header_bytes)?;
+        let start = preamble.len();
+        let end = start.saturating_add(preamble.header_len as usize);
+        let Some(text) = bytes.get(start..end) else {
+            return Err(Error::new(
+                ErrorKind::Truncated,
+                bytes.len() as u64,
+                format!("{} header bytes (the declared header length)", preamble.header_len),
+            ));
+        };
+        Header::parse(preamble, text, opts)
+    }
+
+    /// Parses and validates the header text that follows `preamble`.
+    pub fn parse(preamble: Preamble, text: &[u8], opts: &ReadOptions) -> Result<Header> {
+        let base = preamble.header_offset();
+        let dict = parse_dict(text, preamble.version).map_err(|e| e.shifted(base))?;
+        if opts.numpy_strict {
+            let chars = match preamble.version.encoding() {
+                crate::preamble::Encoding::Latin1 => text.len(),
+                crate::preamble::Encoding::Utf8 => text.iter().filter(|&&b| (b & 0xc0) != 0x80).count(),
+            };
+            if chars > NUMPY_MAX_HEADER_CHARS {
+                return Err(Error::new(
+                    ErrorKind::HeaderTooLong,
+                    8,
+                    "a header of at most 10000 characters (NumPy's max_header_size; numpy-strict)",
+                )
+                .found(format!("{chars} characters")));
+            }
+        }
+        let mut header = validate(&dict, preamble.version, opts).map_err(|e| e.shifted(base))?;
+        header.payload_offset = preamble.payload_offset();
+        Ok(header)
+    }
+
+    /// Format version of the file the header came from (or will be written as).
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// Element type.
+    pub fn dtype(&self) -> &Dtype {
+        &self.dtype
+    }
+
+    /// Whether the payload is in Fortran (column-major) order.
+    pub fn fortran_order(&self) -> bool {
+        self.fortran_order
+    }
+
+    /// Dimensions, outermost first (as NumPy reports `shape`).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Keys other than descr, fortran_order and shape, in file order (an npyguard extension;
+    /// refused in numpy-strict mode).
+    pub fn extra(&self) -> &[(String, Literal)] {
+        &self.extra
+    }
+
+    /// Number of elements (product of the shape; 1 for a 0-d array).
+    pub fn element_count(&self) -> usize {
+        self.element_count
+    }
+
+    /// Payload size in bytes: element count × item size.
+    pub fn payload_len(&self) -> usize {
+        self.payload_len
+    }
+
+    /// File offset of the first payload byte (0 for a header built in code and not yet written).
+    pub fn payload_offset(&self) -> u64 {
+        self.payload_offset
+    }
+
+    /// The header's dict as `np.save` writes it (sorted keys, no padding), e.g.
+    /// `{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }`.
+    pub fn to_dict_text(&self) -> String {
+        let mut s = String::from("{'descr': ");
+        s.push_str(&self.dtype.descr().to_string());
+        s.push_str(", 'fortran_order': ");
+        s.push_str(if self.fortran_order { "True" } else { "False" });
+        s.push_str(", 'shape': ");
+        let dims: Vec<u64> = self.shape.iter().map(|&d| d as u64).collect();
+        s.push_str(&crate::repr::py_shape(&dims));
+        s.push_str(", }");
+        s
+    }
+
+    pub(crate) fn set_layout(&mut self, version: Version, payload_offset: u64) {
+        self.version = version;
+        self.payload_offset = payload_offset;
+    }
+}
+
+/// Element count and payload length, with NumPy's rule: the product of the
+/// non-zero dimensions times the item size must fit in `isize`, even when
+/// another dimension is zero.
+fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> {
+    if shape.len() > MAX_DIMS {
+        return Err(Error::new(ErrorKind::ShapeOverflow, offset, "at most 64 dimensions")
+            .found(format!("{} dimensions", shape.len())));
+    }
+    let overflow = || Error::new(ErrorKind::ShapeOverflow, offset, "a shape whose byte size fits in isize");
+    let nonzero = shape
+        .iter()
+        .filter(|&&d| d != 0)
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(overflow)?;
+    let bytes = nonzero.checked_mul(dtype.itemsize()).filter(|&b| b <= isize::MAX as usize).ok_or_else(overflow)?;
+    if shape.contains(&0) {
+        Ok((0, 0))
+    } else {
+        Ok((nonzero, bytes))
+    }
+}
+
+fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header> {
+    let mut descr: Option<&Literal> = None;
+    let mut fortran: Option<&Literal> = None;
+    let mut shape: Option<&Literal> = None;
+    let mut extra = Vec::new();
+    for (i, e) in dict.entries.iter().enumerate() {
+        if dict.entries.iter().take(i).any(|prev| prev.key == e.key) {
+            return Err(Error::new(ErrorKind::DuplicateKey, e.key_offset as u64, "each key at most once")
+                .found(format!("{:?} again (NumPy would silently keep the last one)", e.key)));
+        }
+        let slot = match e.key.as_str() {
+            "descr" => &mut descr,
+            "fortran_order" => &mut fortran,
+            "shape" => &mut shape,
+            other => {
+                if opts.numpy_strict {
+                    return Err(Error::new(
+                        ErrorKind::UnknownKey,
+                        e.key_offset as u64,
+                        "only the keys 'descr', 'fortran_order' and 'shape' (numpy-strict)",
+                    )
+                    .found(format!("{other:?}")));
+                }
+                extra.push((other.to_string(), e.value.clone()));
+                continue;
+            }
+        };
+        *slot = Some(&e.value);
+    }
+    let end = dict_end(dict);
+    let missing = |k: &str| Error::new(ErrorKind::MissingKey, end, format!("the key '{k}'"));
+    let descr = descr.ok_or_else(|| missing("descr"))?;
+    let fortran = fortran.ok_or_else(|| missing("fortran_order"))?;
+    let shape = shape.ok_or_else(|| missing("shape"))?;
+
+    let dtype = Dtype::from_descr(descr)?;
+    let fortran_order = match fortran.value {
+        Value::Bool(b) => b,
+        _ => {
+            return Err(Error::new(ErrorKind::BadValue, fortran.offset as u64, "True or False for 'fortran_order'")
+                .found(fortran.type_name()))
+        }
+    };
+    let Value::Tuple(dims) = &shape.value else {
+        return Err(Error::new(ErrorKind::BadValue, shape.offset as u64, "a tuple of integers for 'shape'")
+            .found(shape.type_name()));
+    };
+    if dims.len() > MAX_DIMS {
+        return Err(Error::new(ErrorKind::ShapeOverflow, shape.offset as u64, "at most 64 dimensions")
+            .found(format!("{} dimensions", dims.len())));
+    }
+    let mut out = Vec::with_capacity(dims.len());
+    for d in dims {
+        let Value::Int(n) = &d.value else {
+            return Err(Error::new(ErrorKind::BadValue, d.offset as u64, "a non-negative integer dimension")
+                .found(d.type_name()));
+        };
+        let v = n
+            .as_u64()
+            .and_then(|v| usize::try_from(v).ok())
+            .filter(|&v| v <= isize::MAX as usize)
+            .ok_or_else(|| Error::new(ErrorKind::ShapeOverflow, d.offset as u64, "a dimension that fits in isize"))?;
+        out.push(v);
+    }
+    let (element_count, payload_len) = sizes(&dtype, &out, shape.offset as u64)?;
+    Ok(Header {
+        version,
+        dtype,
+        fortran_order,
+        shape: out,
+        extra,
+        element_count,
+        payload_len,
+        payload_offset: 0,
+    })
+}
+
+/// Offset just past the last entry (where a missing key would have to go).
+fn dict_end(dict: &Dict) -> u64 {
+    dict.entries.last().map_or(1, |e| e.value.offset as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::Endian;
+
+    fn h(text: &str) -> Result<Header> {
+        let p = Preamble { version: Version::V1_0, header_len: text.len() as u32 };
+        Header::parse(p, text.as_bytes(), &ReadOptions::default())
+    }
+
+    #[test]
+    fn validates_numpy_header() {
+        let hd = h("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }   \n").unwrap();
+        assert_eq!(hd.dtype(), &Dtype::F64(Endian::Little));
+        assert_eq!(hd.shape(), &[2, 3]);
+        assert_eq!(hd.element_count(), 6);
+        assert_eq!(hd.payload_len(), 48);
+    }
+
+    #[test]
+    fn zero_dims_still_need_the_rest_to_fit() {
+        let hd = h("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1000000)}").unwrap();
+        assert_eq!(hd.element_count(), 0);
+        let big = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': (0, {})}}", 1u64 << 62);
+        assert_eq!(h(&big).unwrap_err().kind(), ErrorKind::ShapeOverflow);
+    }
+
+    #[test]
+    fn key_offsets_point_into_the_file() {
+        let e = h("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::DuplicateKey, 10 + 17));
+        let e = h("{'descr': '|f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::BadDescr, 10 + 10));
+    }
+}

@@ -1,0 +1,175 @@
+//! The literal AST: what the header grammar produces before any meaning is given to it.
+//!
+//! A header is a [`Dict`] of string keys to [`Literal`] values. Each node keeps
+//! the byte offset (in the header text) where it starts, so validation errors
+//! can point at the exact byte in the file.
+//!
+//! ```
+//! use npyguard::literal::{parse_dict, Value};
+//! use npyguard::Version;
+//! let dict = parse_dict(b"{'shape': (2, 3), 'x': [True, None]}", Version::V1_0).unwrap();
+//! assert_eq!(dict.entries[0].key, "shape");
+//! assert!(matches!(dict.entries[1].value.value, Value::List(_)));
+//! assert_eq!(dict.to_string(), "{'shape': (2, 3), 'x': [True, None]}");
+//! ```
+
+use std::fmt;
+
+pub use crate::parser::parse_dict;
+use crate::repr::write_py_str;
+
+/// A Python integer literal: exact when it fits in `u64`, otherwise its decimal digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Int {
+    /// The value fits in a `u64`.
+    Small(u64),
+    /// The decimal digits of a value of at least 2^64.
+    Big(String),
+}
+
+impl Int {
+    /// The value as `u64`, or `None` when it does not fit.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Int::Small(v) => Some(*v),
+            Int::Big(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(v) => write!(f, "{v}"),
+            Int::Big(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A value of the literal language (see `value` in `grammar/npy-header.abnf`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// A string, escapes decoded.
+    Str(String),
+    /// A non-negative decimal integer.
+    Int(Int),
+    /// `True` or `False`.
+    Bool(bool),
+    /// `None`.
+    None,
+    /// A tuple `( ... )`.
+    Tuple(Vec<Literal>),
+    /// A list `[ ... ]`.
+    List(Vec<Literal>),
+}
+
+/// A value with the offset (in the header text) of its first byte.
+#[derive(Debug, Clone)]
+pub struct Literal {
+    /// Offset of the first byte of this value in the header text.
+    pub offset: usize,
+    /// The value.
+    pub value: Value,
+}
+
+/// Literals compare by value only; offsets are where they were found, not what they are.
+impl PartialEq for Literal {
+    fn eq(&self, other: &Literal) -> bool {
+        self.value == other.value
+    }
+}
+impl Eq for Literal {}
+
+impl std::hash::Hash for Literal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.value.hash(state);
+    }
+}
+
+impl Literal {
+    /// A literal at offset 0 (for values built in code rather than parsed).
+    pub fn new(value: Value) -> Literal {
+        Literal { offset: 0, value }
+    }
+
+    /// A short name of the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Str(_) => "a string",
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::None => "None",
+            Value::Tuple(_) => "a tuple",
+            Value::List(_) => "a list",
+        }
+    }
+}
+
+/// One `key: value` entry of the header dict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The key, escapes decoded.
+    pub key: String,
+    /// Offset of the key's opening quote in the header text.
+    pub key_offset: usize,
+    /// The value.
+    pub value: Literal,
+}
+
+/// The header dict, entries in file order (duplicates are kept here and refused by validation).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Dict {
+    /// Entries in the order they appear.
+    pub entries: Vec<Entry>,
+}
+
+/// Renders the value as Python's `repr` would (canonical form, parseable by the grammar).
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.value {
+            Value::Str(s) => write_py_str(f, s),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Bool(true) => f.write_str("True"),
+            Value::Bool(false) => f.write_str("False"),
+            Value::None => f.write_str("None"),
+            Value::Tuple(items) => {
+                f.write_str("(")?;
+                write_items(f, items)?;
+                if items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+            Value::List(items) => {
+                f.write_str("[")?;
+                write_items(f, items)?;
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+fn write_items(f: &mut fmt::Formatter<'_>, items: &[Literal]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
+/// Renders the dict as Python's `repr` of a dict would, entries in their current order.
+impl fmt::Display for Dict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (i, e) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_py_str(f, &e.key)?;
+            write!(f, ": {}", e.value)?;
+        }
+        f.write_str("}")
+    }
+}
