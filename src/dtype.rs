@@ -503,7 +503,7 @@ fn typestr(s: &str) -> Result<Dtype> {
                     DateUnit { unit: TimeUnit::Generic, multiple: 1 }
                 } else {
                     let parsed = match time_unit(unit) {
-                        Ok((rest, v)) if rest.is_empty() => Some(v),
+                        Ok((b"", v)) => Some(v),
                         _ => None,
                     };
                     let Some((multiple, name)) = parsed else {

@@ -156,9 +156,8 @@ impl Header {
         s
     }
 
-    pub(crate) fn set_layout(&mut self, version: Version, payload_offset: u64) {
-        self.version = version;
-        self.payload_offset = payload_offset;
+    pub(crate) fn set_fortran_order(&mut self, fortran_order: bool) {
+        self.fortran_order = fortran_order;
     }
 }
 

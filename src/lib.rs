@@ -35,16 +35,25 @@
     )
 )]
 
+pub mod array;
+pub mod decode;
 pub mod dtype;
+pub mod element;
 pub mod error;
 pub mod header;
+pub mod layout;
 pub mod literal;
 pub mod options;
 mod parser;
 pub mod preamble;
+pub mod read;
 pub mod repr;
+pub mod write;
 
+pub use array::{Array, ArrayData, NpyArray};
 pub use dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
+pub use element::Element;
+pub use read::{read_bytes, read_from, read_header, read_path};
 pub use error::{Error, ErrorKind, Result};
 pub use header::Header;
 pub use options::ReadOptions;

@@ -1,0 +1,171 @@
+//! Payload decoding, independent of how the bytes arrive.
+//!
+//! A [`PayloadDecoder`] is fed the payload in chunks of any size (one byte at
+//! a time, or all at once) and produces the same result either way: partial
+//! elements are carried between chunks. Storage grows only as bytes arrive, so
+//! a header that claims more data than exists cannot force an allocation.
+//!
+//! ```
+//! use npyguard::{decode::PayloadDecoder, Header, Dtype, Endian, ArrayData};
+//! let header = Header::new(Dtype::I16(Endian::Big), vec![2], false).unwrap();
+//! let mut dec = PayloadDecoder::new(header);
+//! for b in [0x01u8, 0x02, 0xff, 0xfe] {
+//!     dec.feed(&[b]).unwrap();
+//! }
+//! let array = dec.finish().unwrap();
+//! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2]));
+//! ```
+
+use crate::array::{Array, ArrayData};
+use crate::element::Element;
+use crate::error::{Error, ErrorKind, Result};
+use crate::header::Header;
+
+/// Most elements reserved up front when the input's size is not known to cover the payload.
+const SPECULATIVE_BYTES: usize = 1 << 20;
+
+/// Where decoded elements go: the dynamic [`ArrayData`] or a typed `Vec<T>`.
+pub trait Sink {
+    /// Reserves room for `elements` more elements.
+    fn reserve(&mut self, header: &Header, elements: usize);
+    /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()>;
+}
+
+impl Sink for ArrayData {
+    fn reserve(&mut self, header: &Header, elements: usize) {
+        let per = crate::array::units_per_element(header.dtype());
+        self.reserve_units(elements.saturating_mul(per));
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
+        self.push_bytes(header.dtype(), bytes, offset)
+    }
+}
+
+impl<T: Element> Sink for Vec<T> {
+    fn reserve(&mut self, _header: &Header, elements: usize) {
+        Vec::reserve_exact(self, elements);
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
+        let e = T::endian_of(header.dtype()).unwrap_or(crate::Endian::Little);
+        T::decode_into(bytes, e, self);
+        Ok(())
+    }
+}
+
+/// Incremental decoder of one array's payload.
+#[derive(Debug)]
+pub struct PayloadDecoder<S = ArrayData> {
+    header: Header,
+    sink: S,
+    itemsize: usize,
+    /// Payload bytes still expected.
+    remaining: usize,
+    /// A partial element carried over from the previous chunk.
+    carry: Vec<u8>,
+    /// File offset of the next byte.
+    offset: u64,
+}
+
+impl PayloadDecoder<ArrayData> {
+    /// A decoder for the payload described by `header`.
+    ///
+    /// Nothing is reserved; use [`reserve_all`](PayloadDecoder::reserve_all) once
+    /// the input is known to hold the whole payload.
+    pub fn new(header: Header) -> PayloadDecoder<ArrayData> {
+        let sink = ArrayData::with_capacity(header.dtype(), 0);
+        PayloadDecoder::with_sink(header, sink)
+    }
+
+    /// Finishes decoding: an error if any payload byte is missing.
+    pub fn finish(self) -> Result<Array> {
+        self.check_complete()?;
+        Ok(Array::from_parts(self.header, self.sink))
+    }
+}
+
+impl<S: Sink> PayloadDecoder<S> {
+    pub(crate) fn with_sink(header: Header, sink: S) -> PayloadDecoder<S> {
+        let itemsize = header.dtype().itemsize();
+        let remaining = header.payload_len();
+        let offset = header.payload_offset();
+        let mut dec = PayloadDecoder { header, sink, itemsize, remaining, carry: Vec::new(), offset };
+        let speculative = SPECULATIVE_BYTES.checked_div(dec.itemsize).unwrap_or(0);
+        let first = dec.header.element_count().min(speculative);
+        if dec.remaining > 0 {
+            dec.sink.reserve(&dec.header, first);
+        }
+        dec
+    }
+
+    /// Reserves room for the whole payload at once (call only when the input is
+    /// known to hold that many bytes, e.g. after checking a file's length).
+    pub fn reserve_all(&mut self) {
+        let n = self.header.element_count();
+        self.sink.reserve(&self.header, n);
+    }
+
+    /// Payload bytes still expected.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// Whether every payload byte has been fed.
+    pub fn is_complete(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// Feeds the next bytes of the payload and returns how many were used
+    /// (fewer than `chunk.len()` only when the payload is complete).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<usize> {
+        let take = chunk.len().min(self.remaining);
+        let mut data = chunk.get(..take).unwrap_or_default();
+        if self.itemsize == 0 {
+            return Ok(0);
+        }
+        // Complete a carried partial element first.
+        if !self.carry.is_empty() {
+            let need = self.itemsize.saturating_sub(self.carry.len());
+            let (head, rest) = data.split_at(need.min(data.len()));
+            self.carry.extend_from_slice(head);
+            data = rest;
+            if self.carry.len() == self.itemsize {
+                let at = self.offset.saturating_sub((self.itemsize.saturating_sub(head.len())) as u64);
+                let carry = std::mem::take(&mut self.carry);
+                self.sink.push(&self.header, &carry, at)?;
+            }
+            self.offset = self.offset.saturating_add(head.len() as u64);
+        }
+        let whole = data.len().saturating_sub(data.len().checked_rem(self.itemsize).unwrap_or(0));
+        let (body, tail) = data.split_at(whole);
+        if !body.is_empty() {
+            self.sink.push(&self.header, body, self.offset)?;
+            self.offset = self.offset.saturating_add(body.len() as u64);
+        }
+        self.carry.extend_from_slice(tail);
+        self.offset = self.offset.saturating_add(tail.len() as u64);
+        self.remaining = self.remaining.saturating_sub(take);
+        Ok(take)
+    }
+
+    pub(crate) fn check_complete(&self) -> Result<()> {
+        if self.remaining > 0 {
+            return Err(Error::new(
+                ErrorKind::Truncated,
+                self.offset,
+                format!("{} more payload bytes", self.remaining),
+            )
+            .found("end of input"));
+        }
+        Ok(())
+    }
+
+    /// File offset just past the last byte fed.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    pub(crate) fn into_parts(self) -> (Header, S) {
+        (self.header, self.sink)
+    }
+}

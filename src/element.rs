@@ -1,0 +1,204 @@
+//! Element types for typed reads and writes: the Rust types an array can be read as.
+//!
+//! Each [`Element`] knows which [`Dtype`]s it can represent exactly and how to
+//! decode and encode a run of elements in either byte order. Byte order is
+//! always explicit: `from_le_bytes`/`from_be_bytes`, never a host assumption.
+//!
+//! ```
+//! use npyguard::{Element, Dtype, Endian};
+//! assert_eq!(f64::endian_of(&Dtype::F64(Endian::Big)), Some(Endian::Big));
+//! assert_eq!(i64::endian_of(&Dtype::F64(Endian::Big)), None);
+//! let mut out = Vec::new();
+//! i16::decode_into(&[0x01, 0x02, 0xff, 0xff], Endian::Big, &mut out);
+//! assert_eq!(out, vec![0x0102, -1]);
+//! ```
+
+use crate::dtype::{Dtype, Endian};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust type that a `.npy` element decodes to exactly.
+pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed + 'static {
+    /// Size of one element in bytes.
+    const SIZE: usize;
+
+    /// The byte order to decode `dtype` with, or `None` when this type cannot represent it.
+    /// One-byte types report `Endian::Little` (the order does not matter for them).
+    fn endian_of(dtype: &Dtype) -> Option<Endian>;
+
+    /// The dtype this type is written as, in byte order `endian`.
+    fn dtype(endian: Endian) -> Dtype;
+
+    /// Decodes every complete element of `bytes` (a multiple of [`SIZE`](Element::SIZE)) and appends them.
+    fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>);
+
+    /// Appends the encoding of `values` in byte order `endian` to `out`.
+    fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>);
+}
+
+macro_rules! numeric_element {
+    ($t:ty, $n:expr, $($variant:ident)|+) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const SIZE: usize = $n;
+            fn endian_of(dtype: &Dtype) -> Option<Endian> {
+                match dtype {
+                    $(Dtype::$variant(e) => Some(*e),)+
+                    _ => None,
+                }
+            }
+            fn dtype(endian: Endian) -> Dtype {
+                numeric_element!(@first endian, $($variant)|+)
+            }
+            fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>) {
+                let chunks = bytes.chunks_exact($n);
+                match endian {
+                    Endian::Little => out.extend(chunks.map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default()))),
+                    Endian::Big => out.extend(chunks.map(|c| <$t>::from_be_bytes(c.try_into().unwrap_or_default()))),
+                }
+            }
+            fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
+                out.reserve(values.len().saturating_mul($n));
+                match endian {
+                    Endian::Little => values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes())),
+                    Endian::Big => values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes())),
+                }
+            }
+        }
+    };
+    (@first $e:ident, $v:ident $(| $rest:ident)*) => { Dtype::$v($e) };
+}
+
+numeric_element!(i16, 2, I16);
+numeric_element!(i32, 4, I32);
+numeric_element!(i64, 8, I64);
+numeric_element!(u16, 2, U16);
+numeric_element!(u32, 4, U32);
+numeric_element!(u64, 8, U64);
+numeric_element!(f32, 4, F32);
+numeric_element!(f64, 8, F64);
+
+macro_rules! byte_element {
+    ($t:ty, $variant:ident, $from:expr, $to:expr) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const SIZE: usize = 1;
+            fn endian_of(dtype: &Dtype) -> Option<Endian> {
+                matches!(dtype, Dtype::$variant).then_some(Endian::Little)
+            }
+            fn dtype(_endian: Endian) -> Dtype {
+                Dtype::$variant
+            }
+            fn decode_into(bytes: &[u8], _endian: Endian, out: &mut Vec<Self>) {
+                out.extend(bytes.iter().map($from));
+            }
+            fn encode_into(values: &[Self], _endian: Endian, out: &mut Vec<u8>) {
+                out.extend(values.iter().map($to));
+            }
+        }
+    };
+}
+
+byte_element!(u8, U8, |&b| b, |&v| v);
+byte_element!(i8, I8, |&b| i8::from_le_bytes([b]), |&v| v.to_le_bytes()[0]);
+// NumPy reads any non-zero byte as True and writes True as 1.
+byte_element!(bool, Bool, |&b| b != 0, |&v| u8::from(v));
+
+#[cfg(feature = "half")]
+mod half_impl {
+    use super::*;
+    use half::f16;
+
+    impl sealed::Sealed for f16 {}
+    /// `f2` through the `half` crate (feature `half`).
+    impl Element for f16 {
+        const SIZE: usize = 2;
+        fn endian_of(dtype: &Dtype) -> Option<Endian> {
+            match dtype {
+                Dtype::F16(e) => Some(*e),
+                _ => None,
+            }
+        }
+        fn dtype(endian: Endian) -> Dtype {
+            Dtype::F16(endian)
+        }
+        fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>) {
+            let mut bits = Vec::with_capacity(bytes.len() / 2);
+            u16::decode_into(bytes, endian, &mut bits);
+            out.extend(bits.into_iter().map(f16::from_bits));
+        }
+        fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
+            let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
+            u16::encode_into(&bits, endian, out);
+        }
+    }
+}
+
+#[cfg(feature = "complex")]
+mod complex_impl {
+    use super::*;
+    use num_complex::Complex;
+
+    macro_rules! complex_element {
+        ($f:ty, $n:expr, $variant:ident) => {
+            impl sealed::Sealed for Complex<$f> {}
+            /// `c8`/`c16` through the `num-complex` crate (feature `complex`): real part first.
+            impl Element for Complex<$f> {
+                const SIZE: usize = $n;
+                fn endian_of(dtype: &Dtype) -> Option<Endian> {
+                    match dtype {
+                        Dtype::$variant(e) => Some(*e),
+                        _ => None,
+                    }
+                }
+                fn dtype(endian: Endian) -> Dtype {
+                    Dtype::$variant(endian)
+                }
+                fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>) {
+                    let mut parts = Vec::with_capacity(bytes.len() / (<$f as Element>::SIZE));
+                    <$f>::decode_into(bytes, endian, &mut parts);
+                    out.extend(parts.chunks_exact(2).map(|p| match p {
+                        [re, im] => Complex::new(*re, *im),
+                        _ => Complex::default(),
+                    }));
+                }
+                fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
+                    let parts: Vec<$f> = values.iter().flat_map(|c| [c.re, c.im]).collect();
+                    <$f>::encode_into(&parts, endian, out);
+                }
+            }
+        };
+    }
+    complex_element!(f32, 8, C64);
+    complex_element!(f64, 16, C128);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_bit_exact_in_both_orders() {
+        let vals = [f64::from_bits(0x7ff8_0000_0000_0123), f64::INFINITY, f64::NEG_INFINITY, -0.0, 5e-324];
+        for e in [Endian::Little, Endian::Big] {
+            let mut bytes = Vec::new();
+            f64::encode_into(&vals, e, &mut bytes);
+            let mut back = Vec::new();
+            f64::decode_into(&bytes, e, &mut back);
+            let bits: Vec<u64> = back.iter().map(|v| v.to_bits()).collect();
+            assert_eq!(bits, vals.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        }
+        let mut be = Vec::new();
+        f64::encode_into(&[1.0], Endian::Big, &mut be);
+        assert_eq!(be, [0x3f, 0xf0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn any_nonzero_byte_is_true() {
+        let mut out = Vec::new();
+        bool::decode_into(&[0, 1, 2, 255], Endian::Little, &mut out);
+        assert_eq!(out, [false, true, true, true]);
+    }
+}

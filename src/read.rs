@@ -1,0 +1,285 @@
+//! Readers: from a byte slice, from any `std::io::Read`, from a path.
+//!
+//! All three apply the same [`ReadOptions`] and run the same pipeline:
+//! preamble → header cap → header text → validated header → file-size limit →
+//! payload decode → trailing-bytes check. Memory follows the bytes that exist:
+//! the header is read only after its length passed the cap, and the payload
+//! buffer grows as bytes arrive (or is reserved at once after the real file
+//! length was checked to cover it).
+//!
+//! ```
+//! use npyguard::{read_bytes, write::to_vec, NpyArray, ReadOptions, ArrayData};
+//! let bytes = to_vec(&NpyArray::from_vec(vec![1u16, 2, 3], vec![3]).unwrap().to_array()).unwrap();
+//! let array = read_bytes(&bytes, &ReadOptions::default()).unwrap();
+//! assert_eq!(array.data(), &ArrayData::U16(vec![1, 2, 3]));
+//! let typed = NpyArray::<u16>::read_bytes(&bytes, &ReadOptions::default()).unwrap();
+//! assert_eq!(typed.data(), &[1, 2, 3]);
+//! ```
+
+use std::fs::File;
+use std::io::{ErrorKind as IoKind, Read};
+use std::path::Path;
+
+use crate::array::{Array, ArrayData, NpyArray};
+use crate::decode::{PayloadDecoder, Sink};
+use crate::element::Element;
+use crate::error::{Error, ErrorKind, Result};
+use crate::header::Header;
+use crate::options::ReadOptions;
+use crate::preamble::Preamble;
+
+/// Size of the buffer payload bytes are read through.
+const CHUNK: usize = 1 << 18;
+
+/// Reads a whole `.npy` file held in memory.
+pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
+    read_slice_into(bytes, opts, None::<fn(&Header) -> Result<()>>, |h| {
+        ArrayData::with_capacity(h.dtype(), 0)
+    })
+    .map(|(h, d)| Array::from_parts(h, d))
+}
+
+/// Reads a `.npy` file from a stream, stopping right after the payload
+/// (and, unless trailing bytes are allowed, checking that the stream ends there).
+pub fn read_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
+    read_stream(reader, opts, None, |_| Ok(()), |h| ArrayData::with_capacity(h.dtype(), 0))
+        .map(|(h, d)| Array::from_parts(h, d))
+}
+
+/// Reads a `.npy` file from a path. The file's size is checked against
+/// `max_file_bytes` before reading, and the read itself is bounded, so a file
+/// that grows meanwhile cannot push memory past the limit.
+pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
+    let (file, len) = open_checked(path.as_ref(), opts)?;
+    read_stream(file, opts, Some(len), |_| Ok(()), |h| ArrayData::with_capacity(h.dtype(), 0))
+        .map(|(h, d)| Array::from_parts(h, d))
+}
+
+/// Reads only the preamble and header from a stream (the payload is not touched).
+pub fn read_header<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
+    let mut consumed = 0u64;
+    read_header_from(&mut reader, opts, &mut consumed)
+}
+
+impl<T: Element> NpyArray<T> {
+    /// Reads a typed array from memory; [`ErrorKind::TypeMismatch`] if `T` cannot represent the dtype.
+    pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<NpyArray<T>> {
+        read_slice_into(bytes, opts, Some(check_type::<T>), |_| Vec::<T>::new())
+            .map(|(h, d)| NpyArray::from_parts(h, d))
+    }
+
+    /// Reads a typed array from a stream.
+    pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<NpyArray<T>> {
+        read_stream(reader, opts, None, check_type::<T>, |_| Vec::<T>::new()).map(|(h, d)| NpyArray::from_parts(h, d))
+    }
+
+    /// Reads a typed array from a path.
+    pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<NpyArray<T>> {
+        let (file, len) = open_checked(path.as_ref(), opts)?;
+        read_stream(file, opts, Some(len), check_type::<T>, |_| Vec::<T>::new())
+            .map(|(h, d)| NpyArray::from_parts(h, d))
+    }
+}
+
+impl Array {
+    /// Reads an array from memory (see [`read_bytes`]).
+    pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
+        read_bytes(bytes, opts)
+    }
+
+    /// Reads an array from a stream (see [`read_from`]).
+    pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
+        read_from(reader, opts)
+    }
+
+    /// Reads an array from a path (see [`read_path`]).
+    pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
+        read_path(path, opts)
+    }
+}
+
+fn check_type<T: Element>(h: &Header) -> Result<()> {
+    if T::endian_of(h.dtype()).is_none() {
+        return Err(Error::new(
+            ErrorKind::TypeMismatch,
+            h.payload_offset(),
+            format!("an array of {} (the requested element type)", T::dtype(crate::Endian::Little).typestr()),
+        )
+        .found(h.dtype().typestr()));
+    }
+    Ok(())
+}
+
+fn file_too_large(limit: u64, size: u64) -> Error {
+    Error::new(ErrorKind::FileTooLarge, limit, format!("a file of at most {limit} bytes (max_file_bytes)"))
+        .found(format!("{size} bytes"))
+}
+
+fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, u64)> {
+    let file = File::open(path).map_err(|e| Error::io(0, e))?;
+    let len = file.metadata().map_err(|e| Error::io(0, e))?.len();
+    if let Some(limit) = opts.max_file_bytes {
+        if len > limit {
+            return Err(file_too_large(limit, len));
+        }
+    }
+    Ok((file, len))
+}
+
+/// Checks the total size a header implies against the file-size limit.
+fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
+    if let Some(limit) = opts.max_file_bytes {
+        let total = header.payload_offset().saturating_add(header.payload_len() as u64);
+        if total > limit {
+            return Err(file_too_large(limit, total).found(format!("a header that implies {total} bytes")));
+        }
+    }
+    Ok(())
+}
+
+fn read_slice_into<S: Sink>(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    check: Option<fn(&Header) -> Result<()>>,
+    make: impl FnOnce(&Header) -> S,
+) -> Result<(Header, S)> {
+    if let Some(limit) = opts.max_file_bytes {
+        if bytes.len() as u64 > limit {
+            return Err(file_too_large(limit, bytes.len() as u64));
+        }
+    }
+    let header = Header::from_bytes(bytes, opts)?;
+    if let Some(check) = check {
+        check(&header)?;
+    }
+    check_claim(&header, opts)?;
+    let start = usize::try_from(header.payload_offset()).unwrap_or(usize::MAX);
+    let payload = bytes.get(start..).unwrap_or_default();
+    let sink = make(&header);
+    let mut dec = PayloadDecoder::with_sink(header, sink);
+    if payload.len() >= dec.remaining() {
+        dec.reserve_all();
+    }
+    let used = dec.feed(payload)?;
+    dec.check_complete()?;
+    if used < payload.len() && !opts.allow_trailing_bytes {
+        return Err(trailing(dec.offset()));
+    }
+    Ok(dec.into_parts())
+}
+
+fn trailing(offset: u64) -> Error {
+    Error::new(ErrorKind::TrailingBytes, offset, "end of file after the payload (allow_trailing_bytes to ignore)")
+        .found("more bytes")
+}
+
+/// Fills `buf` from `r` as far as the input goes; returns the bytes read.
+fn read_full<R: Read>(r: &mut R, buf: &mut [u8], offset: u64) -> Result<usize> {
+    let mut filled = 0usize;
+    while let Some(rest) = buf.get_mut(filled..) {
+        if rest.is_empty() {
+            break;
+        }
+        match r.read(rest) {
+            Ok(0) => break,
+            Ok(n) => filled = filled.saturating_add(n),
+            Err(e) if e.kind() == IoKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(offset.saturating_add(filled as u64), e)),
+        }
+    }
+    Ok(filled)
+}
+
+fn read_header_from<R: Read>(r: &mut R, opts: &ReadOptions, consumed: &mut u64) -> Result<Header> {
+    let mut pre = [0u8; Preamble::MAX_LEN];
+    // Read the 10 bytes every version has, then the rest if the version needs them.
+    let mut have = 0usize;
+    let preamble = loop {
+        if let Some(p) = Preamble::parse(pre.get(..have).unwrap_or_default())? {
+            break p;
+        }
+        let want = if have < 10 { 10 } else { Preamble::MAX_LEN };
+        let Some(slot) = pre.get_mut(have..want) else {
+            return Err(Error::new(ErrorKind::Truncated, have as u64, "a complete preamble"));
+        };
+        let n = read_full(r, slot, have as u64)?;
+        have = have.saturating_add(n);
+        if n < slot.len() {
+            // Let the preamble parser report a bad byte first; otherwise it is truncated.
+            Preamble::parse(pre.get(..have).unwrap_or_default())?;
+            return Err(Error::new(ErrorKind::Truncated, have as u64, "a complete preamble").found("end of input"));
+        }
+    };
+    preamble.check_header_cap(opts.max_header_bytes)?;
+    // Bytes read past the preamble (a 1.0 preamble is 10 bytes; we may have read 12).
+    let extra = pre.get(preamble.len()..have).unwrap_or_default();
+    let header_len = preamble.header_len as usize;
+    let mut text = Vec::with_capacity(header_len.min(CHUNK));
+    text.extend_from_slice(extra.get(..header_len.min(extra.len())).unwrap_or_default());
+    let need = header_len.saturating_sub(text.len());
+    let got = r.take(need as u64).read_to_end(&mut text).map_err(|e| Error::io(preamble.header_offset(), e))?;
+    *consumed = preamble.header_offset().saturating_add(text.len() as u64);
+    if got < need {
+        return Err(Error::new(
+            ErrorKind::Truncated,
+            *consumed,
+            format!("{} header bytes (the declared header length)", preamble.header_len),
+        )
+        .found("end of input"));
+    }
+    if extra.len() > header_len {
+        // A header shorter than the 2 bytes we over-read: those bytes belong to the payload.
+        // Only possible for 1.0 with header_len < 2, which no valid header has.
+        return Err(Error::new(ErrorKind::HeaderSyntax, preamble.header_offset(), "a header dict"));
+    }
+    Header::parse(preamble, &text, opts)
+}
+
+fn read_stream<R: Read, S: Sink>(
+    reader: R,
+    opts: &ReadOptions,
+    file_len: Option<u64>,
+    check: fn(&Header) -> Result<()>,
+    make: impl FnOnce(&Header) -> S,
+) -> Result<(Header, S)> {
+    // Bound the read itself: never more than the limit plus one byte (to detect excess).
+    let bound = opts.max_file_bytes.map_or(u64::MAX, |l| l.saturating_add(1));
+    let mut r = reader.take(bound);
+    let mut consumed = 0u64;
+    let header = read_header_from(&mut r, opts, &mut consumed)?;
+    check(&header)?;
+    check_claim(&header, opts)?;
+    let payload_end = header.payload_offset().saturating_add(header.payload_len() as u64);
+    if let Some(len) = file_len {
+        if len < payload_end {
+            return Err(Error::new(ErrorKind::Truncated, len, format!("{payload_end} bytes (the header's claim)"))
+                .found(format!("a file of {len} bytes")));
+        }
+    }
+    let sink = make(&header);
+    let mut dec = PayloadDecoder::with_sink(header, sink);
+    if file_len.is_some() {
+        dec.reserve_all();
+    }
+    let mut buf = vec![0u8; dec.remaining().min(CHUNK)];
+    while !dec.is_complete() {
+        let want = dec.remaining().min(buf.len());
+        let slot = buf.get_mut(..want).unwrap_or_default();
+        let n = read_full(&mut r, slot, dec.offset())?;
+        if n == 0 {
+            break;
+        }
+        dec.feed(slot.get(..n).unwrap_or_default())?;
+        if n < want {
+            break;
+        }
+    }
+    dec.check_complete()?;
+    if !opts.allow_trailing_bytes {
+        let mut one = [0u8; 1];
+        if read_full(&mut r, &mut one, dec.offset())? > 0 {
+            return Err(trailing(dec.offset()));
+        }
+    }
+    Ok(dec.into_parts())
+}

@@ -1,0 +1,224 @@
+//! The writer: output byte-identical to `np.save`.
+//!
+//! The header is NumPy's: keys sorted, every entry written `'key': repr, `,
+//! then `}`, then the growth spaces NumPy ≥ 1.24 adds
+//! (`21 - len(repr(shape[0 or -1]))`), then space padding and `\n` so the
+//! payload starts at a multiple of 64. The version is 1.0 unless the header
+//! does not fit a u16 length (then 2.0) or is not latin-1 encodable (then 3.0),
+//! exactly as NumPy chooses. Extra header keys are not written (NumPy refuses them).
+//!
+//! ```
+//! use npyguard::{write::{to_vec, header_bytes}, NpyArray};
+//! let a = NpyArray::from_vec(vec![0f64; 6], vec![2, 3]).unwrap();
+//! let bytes = to_vec(&a.to_array()).unwrap();
+//! assert_eq!(bytes.len(), 128 + 48);
+//! assert_eq!(&bytes[10..69], b"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }");
+//! assert_eq!(header_bytes(a.header()).len(), 128);
+//! ```
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::array::{units_per_element, Array, ArrayData, NpyArray};
+use crate::element::Element;
+use crate::error::{Error, ErrorKind, Result};
+use crate::header::Header;
+use crate::preamble::{Version, MAGIC};
+
+/// NumPy's `ARRAY_ALIGN`: the payload starts at a multiple of this.
+pub const ARRAY_ALIGN: usize = 64;
+/// NumPy's `GROWTH_AXIS_MAX_DIGITS`.
+const GROWTH_AXIS_MAX_DIGITS: usize = 21;
+/// Bytes encoded per write call for large arrays.
+const WRITE_CHUNK: usize = 1 << 20;
+
+/// The header text as `np.save` builds it before padding (dict plus growth spaces).
+fn header_text(header: &Header) -> String {
+    let mut text = header.to_dict_text();
+    let growth_dim = if header.fortran_order() { header.shape().last() } else { header.shape().first() };
+    if let Some(d) = growth_dim {
+        let digits = d.to_string().len();
+        text.extend(std::iter::repeat_n(' ', GROWTH_AXIS_MAX_DIGITS.saturating_sub(digits)));
+    }
+    text
+}
+
+/// Preamble + padded header for `version`, or `None` when it does not fit or encode.
+fn wrap(text: &str, version: Version) -> Option<Vec<u8>> {
+    let encoded: Vec<u8> = match version {
+        Version::V1_0 | Version::V2_0 => text.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect::<Option<_>>()?,
+        Version::V3_0 => text.as_bytes().to_vec(),
+    };
+    let len_field = version.len_field_size();
+    let hlen = encoded.len().checked_add(1)?;
+    let used = MAGIC.len().checked_add(2)?.checked_add(len_field)?.checked_add(hlen)?;
+    let padlen = ARRAY_ALIGN.checked_sub(used.checked_rem(ARRAY_ALIGN)?)?;
+    let total_header = hlen.checked_add(padlen)?;
+    let mut out = Vec::with_capacity(used.checked_add(padlen)?);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.bytes());
+    match version {
+        Version::V1_0 => out.extend_from_slice(&u16::try_from(total_header).ok()?.to_le_bytes()),
+        Version::V2_0 | Version::V3_0 => out.extend_from_slice(&u32::try_from(total_header).ok()?.to_le_bytes()),
+    }
+    out.extend_from_slice(&encoded);
+    out.extend(std::iter::repeat_n(b' ', padlen));
+    out.push(b'\n');
+    Some(out)
+}
+
+/// The version `np.save` would choose for this header.
+pub fn choose_version(header: &Header) -> Version {
+    let text = header_text(header);
+    [Version::V1_0, Version::V2_0].into_iter().find(|&v| wrap(&text, v).is_some()).unwrap_or(Version::V3_0)
+}
+
+/// Preamble, header and padding exactly as `np.save` writes them for `header`.
+pub fn header_bytes(header: &Header) -> Vec<u8> {
+    let text = header_text(header);
+    [Version::V1_0, Version::V2_0, Version::V3_0]
+        .into_iter()
+        .find_map(|v| wrap(&text, v))
+        .unwrap_or_default()
+}
+
+/// Writes `array` to `w` as `np.save` would, in the array's memory order and byte order.
+pub fn to_writer<W: Write>(mut w: W, array: &Array) -> Result<()> {
+    let head = header_bytes(array.header());
+    w.write_all(&head).map_err(|e| Error::io(0, e))?;
+    let e = array.dtype().endian().unwrap_or(crate::Endian::Little);
+    let per = units_per_element(array.dtype()).max(1);
+    let itemsize = array.dtype().itemsize().max(1);
+    let units = WRITE_CHUNK.checked_div(itemsize).unwrap_or(1).max(1).saturating_mul(per);
+    let mut written = head.len() as u64;
+    array
+        .data()
+        .encode_chunks(e, units, |chunk| {
+            w.write_all(chunk)?;
+            written = written.saturating_add(chunk.len() as u64);
+            Ok(())
+        })
+        .map_err(|err| Error::io(written, err))?;
+    w.flush().map_err(|err| Error::io(written, err))
+}
+
+/// The bytes `np.save` would write for `array`.
+pub fn to_vec(array: &Array) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(array.header().payload_len().saturating_add(128));
+    to_writer(&mut out, array)?;
+    Ok(out)
+}
+
+/// Writes `array` to a new file at `path` (replacing any file there).
+pub fn to_path(path: impl AsRef<Path>, array: &Array) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+    to_writer(std::io::BufWriter::new(file), array)
+}
+
+impl<T: Element> NpyArray<T> {
+    /// Writes the array to `w` as `np.save` would.
+    pub fn write<W: Write>(&self, w: W) -> Result<()> {
+        let mut s = StreamWriter::new(w, self.header().clone())?;
+        s.write_elements(self.data())?;
+        s.finish().map(|_| ())
+    }
+
+    /// Writes the array to a new file at `path`.
+    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
+        let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+        self.write(std::io::BufWriter::new(file))
+    }
+}
+
+/// A writer for arrays larger than memory: the header (shape, dtype, order) is
+/// written first, then elements in memory order as they come; [`finish`](StreamWriter::finish)
+/// checks that exactly the declared number arrived.
+///
+/// ```
+/// use npyguard::{write::StreamWriter, Header, Dtype, Endian, ErrorKind};
+/// let header = Header::new(Dtype::F32(Endian::Little), vec![3, 2], false).unwrap();
+/// let mut w = StreamWriter::new(Vec::new(), header.clone()).unwrap();
+/// w.write_elements(&[1.0f32, 2.0]).unwrap();
+/// w.write_elements(&[3.0f32, 4.0, 5.0, 6.0]).unwrap();
+/// let bytes = w.finish().unwrap();
+/// assert_eq!(bytes.len(), 128 + 24);
+///
+/// let mut short = StreamWriter::new(Vec::new(), header).unwrap();
+/// short.write_elements(&[1.0f32]).unwrap();
+/// assert_eq!(short.finish().unwrap_err().kind(), ErrorKind::InvalidInput);
+/// ```
+#[derive(Debug)]
+pub struct StreamWriter<W: Write> {
+    inner: W,
+    header: Header,
+    written: usize,
+    offset: u64,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> StreamWriter<W> {
+    /// Writes the header for `header` and returns a writer expecting its payload.
+    pub fn new(mut inner: W, header: Header) -> Result<StreamWriter<W>> {
+        let head = header_bytes(&header);
+        inner.write_all(&head).map_err(|e| Error::io(0, e))?;
+        Ok(StreamWriter { inner, header, written: 0, offset: head.len() as u64, buf: Vec::new() })
+    }
+
+    fn put(&mut self, bytes_len: usize) -> Result<()> {
+        let total = self.written.checked_add(bytes_len).filter(|&t| t <= self.header.payload_len());
+        let Some(total) = total else {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                self.offset,
+                format!("at most {} payload bytes (the declared shape)", self.header.payload_len()),
+            )
+            .found(format!("{} more", bytes_len)));
+        };
+        self.inner.write_all(&self.buf).map_err(|e| Error::io(self.offset, e))?;
+        self.written = total;
+        self.offset = self.offset.saturating_add(bytes_len as u64);
+        Ok(())
+    }
+
+    /// Writes elements of type `T` (which must represent the header's dtype) in memory order.
+    pub fn write_elements<T: Element>(&mut self, values: &[T]) -> Result<()> {
+        let Some(e) = T::endian_of(self.header.dtype()) else {
+            return Err(Error::new(ErrorKind::TypeMismatch, self.offset, format!("elements of {}", self.header.dtype().typestr())));
+        };
+        for chunk in values.chunks(WRITE_CHUNK.checked_div(T::SIZE).unwrap_or(1).max(1)) {
+            self.buf.clear();
+            T::encode_into(chunk, e, &mut self.buf);
+            self.put(self.buf.len())?;
+        }
+        Ok(())
+    }
+
+    /// Writes raw payload bytes, already encoded in the header's byte order (whole elements or not).
+    pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        self.buf.clear();
+        self.buf.extend_from_slice(bytes);
+        self.put(bytes.len())
+    }
+
+    /// Writes dynamic data (any dtype, including strings and records) in memory order.
+    pub fn write_data(&mut self, data: &ArrayData) -> Result<()> {
+        let e = self.header.dtype().endian().unwrap_or(crate::Endian::Little);
+        let mut encoded = Vec::new();
+        data.encode(e, &mut encoded);
+        self.write_raw(&encoded)
+    }
+
+    /// Checks that the whole payload was written, flushes, and returns the inner writer.
+    pub fn finish(mut self) -> Result<W> {
+        if self.written != self.header.payload_len() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                self.offset,
+                format!("{} payload bytes (the declared shape)", self.header.payload_len()),
+            )
+            .found(format!("{} bytes written", self.written)));
+        }
+        self.inner.flush().map_err(|e| Error::io(self.offset, e))?;
+        Ok(self.inner)
+    }
+}
