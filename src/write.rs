@@ -82,9 +82,26 @@ pub fn header_bytes(header: &Header) -> Vec<u8> {
         .unwrap_or_default()
 }
 
+/// Preamble, header and padding for a chosen format version, as NumPy's
+/// `write_array(..., version=v)` writes them; an error if the header does not
+/// fit that version (too long for 1.0's u16 length, or not latin-1 for 1.0/2.0).
+pub fn header_bytes_with_version(header: &Header, version: Version) -> Result<Vec<u8>> {
+    wrap(&header_text(header), version).ok_or_else(|| {
+        Error::new(ErrorKind::InvalidInput, 0, format!("a header that fits format version {version}"))
+    })
+}
+
 /// Writes `array` to `w` as `np.save` would, in the array's memory order and byte order.
-pub fn to_writer<W: Write>(mut w: W, array: &Array) -> Result<()> {
-    let head = header_bytes(array.header());
+pub fn to_writer<W: Write>(w: W, array: &Array) -> Result<()> {
+    write_with_header(w, array, header_bytes(array.header()))
+}
+
+/// Writes `array` in format `version` (as NumPy's `write_array(..., version=v)`).
+pub fn to_writer_with_version<W: Write>(w: W, array: &Array, version: Version) -> Result<()> {
+    write_with_header(w, array, header_bytes_with_version(array.header(), version)?)
+}
+
+fn write_with_header<W: Write>(mut w: W, array: &Array, head: Vec<u8>) -> Result<()> {
     w.write_all(&head).map_err(|e| Error::io(0, e))?;
     let e = array.dtype().endian().unwrap_or(crate::Endian::Little);
     let per = units_per_element(array.dtype()).max(1);
@@ -113,6 +130,13 @@ pub fn to_vec(array: &Array) -> Result<Vec<u8>> {
 pub fn to_path(path: impl AsRef<Path>, array: &Array) -> Result<()> {
     let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
     to_writer(std::io::BufWriter::new(file), array)
+}
+
+/// Writes `array` to a new file at `path` in format `version`.
+pub fn to_path_with_version(path: impl AsRef<Path>, array: &Array, version: Version) -> Result<()> {
+    let head = header_bytes_with_version(array.header(), version)?;
+    let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+    write_with_header(std::io::BufWriter::new(file), array, head)
 }
 
 impl<T: Element> NpyArray<T> {

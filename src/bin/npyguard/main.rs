@@ -1,0 +1,290 @@
+//! `npyguard`: inspect, validate, dump and convert NumPy `.npy` files.
+//!
+//! Exit codes: 0 success, 1 an input is invalid (or arrays differ), 2 usage or I/O errors.
+
+mod render;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use npyguard::{read_header, read_path, Array, Header, ReadOptions};
+use serde_json::{json, Value};
+
+use render::Style;
+
+#[derive(Parser)]
+#[command(name = "npyguard", version, about = "A hardened reader and writer for NumPy .npy files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct Limits {
+    /// Refuse files larger than N bytes (the whole file; a file of exactly N bytes is accepted).
+    #[arg(long, value_name = "N")]
+    max_file_bytes: Option<u64>,
+    /// Refuse headers longer than N bytes (checked before the header is read).
+    #[arg(long, value_name = "N", default_value_t = npyguard::options::DEFAULT_MAX_HEADER_BYTES)]
+    max_header_bytes: usize,
+    /// Refuse what NumPy refuses (extra header keys, headers over 10 000 characters).
+    #[arg(long)]
+    numpy_strict: bool,
+    /// Accept bytes after the payload (NumPy ignores them).
+    #[arg(long)]
+    allow_trailing_bytes: bool,
+}
+
+impl Limits {
+    fn options(&self) -> ReadOptions {
+        ReadOptions::default()
+            .max_file_bytes(self.max_file_bytes)
+            .max_header_bytes(self.max_header_bytes)
+            .numpy_strict(self.numpy_strict)
+            .allow_trailing_bytes(self.allow_trailing_bytes)
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print version, dtype, shape, order, element count, payload offset and size (header only).
+    Inspect {
+        /// Print one JSON object per file.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: Limits,
+        /// Files to inspect.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Read every byte of each file; exit 1 if any is invalid.
+    Validate {
+        /// Print a JSON array of results.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: Limits,
+        /// Files to validate.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the array: NumPy-like text, or with --json its header and values like NumPy's tolist().
+    Dump {
+        /// Print {"descr", "shape", "fortran_order", "data"} as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Print every element (no "..." summary) in text mode.
+        #[arg(long)]
+        full: bool,
+        #[command(flatten)]
+        limits: Limits,
+        /// The file to dump.
+        file: PathBuf,
+    },
+    /// Re-encode a file through the reader and writer (dtype, byte order and memory order kept).
+    Convert {
+        /// Input .npy file.
+        input: PathBuf,
+        /// Output path.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Write in C (row-major) order.
+        #[arg(long)]
+        c_order: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("npyguard: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Inspect { json, limits, files } => inspect(&files, &limits.options(), json),
+        Command::Validate { json, limits, files } => validate(&files, &limits.options(), json),
+        Command::Dump { json, full, limits, file } => dump(&file, &limits.options(), json, full),
+        Command::Convert { input, output, c_order, limits } => convert(&input, &output, c_order, &limits.options()),
+    }
+}
+
+fn descr_json(header: &Header) -> Value {
+    literal_json(&header.dtype().descr())
+}
+
+fn literal_json(lit: &npyguard::literal::Literal) -> Value {
+    use npyguard::literal::{Int, Value as L};
+    match &lit.value {
+        L::Str(s) => Value::String(s.clone()),
+        L::Int(Int::Small(v)) => json!(v),
+        L::Int(Int::Big(s)) => Value::String(s.clone()),
+        L::Bool(b) => json!(b),
+        L::None => Value::Null,
+        L::Tuple(items) | L::List(items) => Value::Array(items.iter().map(literal_json).collect()),
+    }
+}
+
+fn header_json(path: &Path, h: &Header) -> Value {
+    json!({
+        "file": path.display().to_string(),
+        "version": h.version().to_string(),
+        "descr": descr_json(h),
+        "dtype": h.dtype().typestr(),
+        "shape": h.shape(),
+        "fortran_order": h.fortran_order(),
+        "order": if h.fortran_order() { "F" } else { "C" },
+        "element_count": h.element_count(),
+        "itemsize": h.dtype().itemsize(),
+        "payload_offset": h.payload_offset(),
+        "payload_bytes": h.payload_len(),
+        "extra_keys": h.extra().iter().map(|(k, v)| (k.clone(), Value::String(v.to_string()))).collect::<serde_json::Map<_, _>>(),
+    })
+}
+
+fn error_json(path: &Path, e: &npyguard::Error) -> Value {
+    json!({
+        "file": path.display().to_string(),
+        "ok": false,
+        "kind": e.kind().name(),
+        "offset": e.offset(),
+        "message": e.to_string(),
+    })
+}
+
+fn open_header(path: &Path, opts: &ReadOptions) -> Result<Header, npyguard::Error> {
+    let file = std::fs::File::open(path).map_err(|e| npyguard::Error::io(0, e))?;
+    read_header(std::io::BufReader::new(file), opts)
+}
+
+fn is_io(e: &npyguard::Error) -> bool {
+    e.kind() == npyguard::ErrorKind::Io
+}
+
+fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
+    let mut code = ExitCode::SUCCESS;
+    for path in files {
+        match open_header(path, opts) {
+            Ok(h) => {
+                if as_json {
+                    println!("{}", header_json(path, &h));
+                } else {
+                    println!("{}:", path.display());
+                    println!("  version:        {}", h.version());
+                    println!("  descr:          {}", h.dtype().descr());
+                    println!("  shape:          {}", npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()));
+                    println!("  order:          {}", if h.fortran_order() { "F (Fortran, column-major)" } else { "C (row-major)" });
+                    println!("  elements:       {}", h.element_count());
+                    println!("  itemsize:       {}", h.dtype().itemsize());
+                    println!("  payload offset: {}", h.payload_offset());
+                    println!("  payload bytes:  {}", h.payload_len());
+                    for (k, v) in h.extra() {
+                        println!("  extra key:      {k:?}: {v}");
+                    }
+                }
+            }
+            Err(e) => {
+                if as_json {
+                    println!("{}", error_json(path, &e));
+                } else {
+                    eprintln!("{}: {e}", path.display());
+                }
+                code = ExitCode::from(if is_io(&e) { 2 } else { 1 });
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
+    let mut any_bad = false;
+    let mut any_io = false;
+    let mut results = Vec::new();
+    for path in files {
+        match read_path(path, opts) {
+            Ok(a) => {
+                if as_json {
+                    results.push(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}));
+                }
+            }
+            Err(e) => {
+                any_bad = true;
+                any_io |= is_io(&e) && e.offset() == 0;
+                if as_json {
+                    results.push(error_json(path, &e));
+                } else {
+                    println!("{}: {} at byte {}: {}", path.display(), e.kind().name(), e.offset(), e);
+                }
+            }
+        }
+    }
+    if as_json {
+        println!("{}", Value::Array(results));
+    }
+    Ok(if any_io {
+        ExitCode::from(2)
+    } else if any_bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn read_or_exit(path: &Path, opts: &ReadOptions) -> Result<Result<Array, ExitCode>, String> {
+    match read_path(path, opts) {
+        Ok(a) => Ok(Ok(a)),
+        Err(e) if is_io(&e) && e.offset() == 0 => Err(format!("{}: {e}", path.display())),
+        Err(e) => {
+            eprintln!("{}: {} at byte {}: {}", path.display(), e.kind().name(), e.offset(), e);
+            Ok(Err(ExitCode::from(1)))
+        }
+    }
+}
+
+fn dump(path: &Path, opts: &ReadOptions, as_json: bool, full: bool) -> Result<ExitCode, String> {
+    let array = match read_or_exit(path, opts)? {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        let data = render::values(&array, Style::Json).map_err(|e| e.to_string())?;
+        let shape = serde_json::to_string(array.shape()).map_err(|e| e.to_string())?;
+        let descr = descr_json(array.header());
+        writeln!(
+            out,
+            "{{\"descr\": {descr}, \"shape\": {shape}, \"fortran_order\": {}, \"data\": {data}}}",
+            array.fortran_order()
+        )
+        .map_err(|e| e.to_string())?;
+    } else {
+        let summarise = !full && array.len() > 1000;
+        let data = render::values(&array, Style::Text { summarise }).map_err(|e| e.to_string())?;
+        writeln!(out, "array({data}, dtype={}, shape={:?}, order='{}')", array.dtype().descr(), array.shape(), if array.fortran_order() { 'F' } else { 'C' })
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn convert(input: &Path, output: &Path, c_order: bool, opts: &ReadOptions) -> Result<ExitCode, String> {
+    let array = match read_or_exit(input, opts)? {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let array = if c_order { array.to_c_order() } else { array };
+    // Keep the input's format version when the header still fits it (so files written with
+    // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.
+    let version = array.header().version().max(npyguard::write::choose_version(array.header()));
+    npyguard::write::to_path_with_version(output, &array, version).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
