@@ -107,7 +107,9 @@ impl ArrayData {
             }
             ArrayData::I16(v) => i16::decode_into(bytes, e, v),
             ArrayData::I32(v) => i32::decode_into(bytes, e, v),
-            ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => i64::decode_into(bytes, e, v),
+            ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
+                i64::decode_into(bytes, e, v)
+            }
             ArrayData::U16(v) | ArrayData::F16(v) => u16::decode_into(bytes, e, v),
             ArrayData::U32(v) => u32::decode_into(bytes, e, v),
             ArrayData::U64(v) => u64::decode_into(bytes, e, v),
@@ -116,12 +118,22 @@ impl ArrayData {
             ArrayData::C64(v) => {
                 let mut parts = Vec::with_capacity(bytes.len() / 4);
                 f32::decode_into(bytes, e, &mut parts);
-                v.extend(parts.chunks_exact(2).map(|p| [p.first().copied().unwrap_or(0.0), p.get(1).copied().unwrap_or(0.0)]));
+                v.extend(parts.chunks_exact(2).map(|p| {
+                    [
+                        p.first().copied().unwrap_or(0.0),
+                        p.get(1).copied().unwrap_or(0.0),
+                    ]
+                }));
             }
             ArrayData::C128(v) => {
                 let mut parts = Vec::with_capacity(bytes.len() / 8);
                 f64::decode_into(bytes, e, &mut parts);
-                v.extend(parts.chunks_exact(2).map(|p| [p.first().copied().unwrap_or(0.0), p.get(1).copied().unwrap_or(0.0)]));
+                v.extend(parts.chunks_exact(2).map(|p| {
+                    [
+                        p.first().copied().unwrap_or(0.0),
+                        p.get(1).copied().unwrap_or(0.0),
+                    ]
+                }));
             }
             ArrayData::Unicode(v) => {
                 let mut units = Vec::with_capacity(bytes.len() / 4);
@@ -129,8 +141,12 @@ impl ArrayData {
                 for (i, &u) in units.iter().enumerate() {
                     let Some(c) = char::from_u32(u) else {
                         let at = offset.saturating_add((i as u64).saturating_mul(4));
-                        return Err(Error::new(ErrorKind::BadPayload, at, "a UTF-32 code unit that is a Unicode scalar value")
-                            .found(format!("0x{u:08x}")));
+                        return Err(Error::new(
+                            ErrorKind::BadPayload,
+                            at,
+                            "a UTF-32 code unit that is a Unicode scalar value",
+                        )
+                        .found(format!("0x{u:08x}")));
                     };
                     v.push(c);
                 }
@@ -144,10 +160,14 @@ impl ArrayData {
         match self {
             ArrayData::Bool(v) => v.reserve_exact(units),
             ArrayData::I8(v) => v.reserve_exact(units),
-            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => v.reserve_exact(units),
+            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => {
+                v.reserve_exact(units)
+            }
             ArrayData::I16(v) => v.reserve_exact(units),
             ArrayData::I32(v) => v.reserve_exact(units),
-            ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => v.reserve_exact(units),
+            ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
+                v.reserve_exact(units)
+            }
             ArrayData::U16(v) | ArrayData::F16(v) => v.reserve_exact(units),
             ArrayData::U32(v) => v.reserve_exact(units),
             ArrayData::U64(v) => v.reserve_exact(units),
@@ -164,7 +184,9 @@ impl ArrayData {
         match self {
             ArrayData::Bool(v) => v.len(),
             ArrayData::I8(v) => v.len(),
-            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => v.len(),
+            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => {
+                v.len()
+            }
             ArrayData::I16(v) => v.len(),
             ArrayData::I32(v) => v.len(),
             ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => v.len(),
@@ -220,7 +242,9 @@ impl ArrayData {
             ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
                 go!(v, |c: &[i64], b: &mut Vec<u8>| i64::encode_into(c, e, b))
             }
-            ArrayData::U16(v) | ArrayData::F16(v) => go!(v, |c: &[u16], b: &mut Vec<u8>| u16::encode_into(c, e, b)),
+            ArrayData::U16(v) | ArrayData::F16(v) => {
+                go!(v, |c: &[u16], b: &mut Vec<u8>| u16::encode_into(c, e, b))
+            }
             ArrayData::U32(v) => go!(v, |c: &[u32], b: &mut Vec<u8>| u32::encode_into(c, e, b)),
             ArrayData::U64(v) => go!(v, |c: &[u64], b: &mut Vec<u8>| u64::encode_into(c, e, b)),
             ArrayData::F32(v) => go!(v, |c: &[f32], b: &mut Vec<u8>| f32::encode_into(c, e, b)),
@@ -279,7 +303,11 @@ impl ArrayData {
             ArrayData::Record(v) => ArrayData::Record(layout::fortran_to_c_bytes(v, &sh, per)),
             ArrayData::Unicode(v) => {
                 // Reorder whole fixed-width strings: group chars per element.
-                let groups: Vec<&[char]> = if per == 0 { Vec::new() } else { v.chunks(per).collect() };
+                let groups: Vec<&[char]> = if per == 0 {
+                    Vec::new()
+                } else {
+                    v.chunks(per).collect()
+                };
                 ArrayData::Unicode(layout::fortran_to_c(&groups, &sh).concat())
             }
         }
@@ -299,7 +327,11 @@ impl Array {
     pub fn new(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
         if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
-            return Err(Error::new(ErrorKind::TypeMismatch, 0, format!("data for dtype {}", header.dtype().typestr())));
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                0,
+                format!("data for dtype {}", header.dtype().typestr()),
+            ));
         }
         let per = units_per_element(header.dtype());
         let want = header.element_count().checked_mul(per);
@@ -307,7 +339,11 @@ impl Array {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 0,
-                format!("{} elements for shape {:?}", header.element_count(), header.shape()),
+                format!(
+                    "{} elements for shape {:?}",
+                    header.element_count(),
+                    header.shape()
+                ),
             )
             .found(format!("{} stored units ({per} per element)", data.units())));
         }
@@ -392,7 +428,10 @@ impl Array {
         match &self.data {
             ArrayData::Bytes(v) => {
                 let s = v.get(start..start.checked_add(w)?)?;
-                let end = s.iter().rposition(|&b| b != 0).map_or(0, |p| p.saturating_add(1));
+                let end = s
+                    .iter()
+                    .rposition(|&b| b != 0)
+                    .map_or(0, |p| p.saturating_add(1));
                 s.get(..end)
             }
             ArrayData::Void(v) => v.get(start..start.checked_add(w)?),
@@ -402,11 +441,18 @@ impl Array {
 
     /// The `i`-th `U` element in memory order, trailing NULs stripped (as NumPy does).
     pub fn str_at(&self, i: usize) -> Option<String> {
-        let Dtype::Unicode(w, _) = self.dtype() else { return None };
-        let ArrayData::Unicode(v) = &self.data else { return None };
+        let Dtype::Unicode(w, _) = self.dtype() else {
+            return None;
+        };
+        let ArrayData::Unicode(v) = &self.data else {
+            return None;
+        };
         let start = i.checked_mul(*w)?;
         let s = v.get(start..start.checked_add(*w)?)?;
-        let end = s.iter().rposition(|&c| c != '\0').map_or(0, |p| p.saturating_add(1));
+        let end = s
+            .iter()
+            .rposition(|&c| c != '\0')
+            .map_or(0, |p| p.saturating_add(1));
         Some(s.get(..end)?.iter().collect())
     }
 
@@ -414,10 +460,18 @@ impl Array {
     /// `self.shape() + field.shape` (nested records stay records; padding is skipped).
     pub fn field(&self, name: &str) -> Result<Array> {
         let Dtype::Record(rec) = self.dtype() else {
-            return Err(Error::new(ErrorKind::TypeMismatch, 0, "a record dtype for field access"));
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                0,
+                "a record dtype for field access",
+            ));
         };
         let Some(f) = rec.field(name) else {
-            return Err(Error::new(ErrorKind::InvalidInput, 0, format!("a field named {name:?}")));
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                0,
+                format!("a field named {name:?}"),
+            ));
         };
         let c = self.to_c_order();
         let ArrayData::Record(raw) = &c.data else {
@@ -471,15 +525,22 @@ impl Array {
     /// The typed array, when `T` represents this dtype exactly.
     pub fn into_typed<T: Element>(self) -> Result<NpyArray<T>> {
         if T::endian_of(self.dtype()).is_none() {
-            return Err(Error::new(ErrorKind::TypeMismatch, 0, format!("an array of {}", T::dtype(Endian::Little).typestr()))
-                .found(self.dtype().typestr()));
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                0,
+                format!("an array of {}", T::dtype(Endian::Little).typestr()),
+            )
+            .found(self.dtype().typestr()));
         }
         let e = self.dtype().endian().unwrap_or(Endian::Little);
         let mut bytes = Vec::new();
         self.data.encode(e, &mut bytes);
         let mut data = Vec::with_capacity(self.len());
         T::decode_into(&bytes, e, &mut data);
-        Ok(NpyArray { header: self.header, data })
+        Ok(NpyArray {
+            header: self.header,
+            data,
+        })
     }
 }
 
@@ -519,13 +580,22 @@ impl<T: Element> NpyArray<T> {
     }
 
     /// An array of `shape` holding `data` in the given memory order, to be written in byte order `endian`.
-    pub fn from_vec_with(data: Vec<T>, shape: Vec<usize>, fortran_order: bool, endian: Endian) -> Result<NpyArray<T>> {
+    pub fn from_vec_with(
+        data: Vec<T>,
+        shape: Vec<usize>,
+        fortran_order: bool,
+        endian: Endian,
+    ) -> Result<NpyArray<T>> {
         let header = Header::new(T::dtype(endian), shape, fortran_order)?;
         if header.element_count() != data.len() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 0,
-                format!("{} elements for shape {:?}", header.element_count(), header.shape()),
+                format!(
+                    "{} elements for shape {:?}",
+                    header.element_count(),
+                    header.shape()
+                ),
             )
             .found(format!("{} elements", data.len())));
         }
@@ -611,10 +681,15 @@ mod tests {
     #[test]
     fn to_f64_is_lossy_above_2_pow_53() {
         let big = (1i64 << 53) + 1;
-        let a = NpyArray::from_vec(vec![big, 1 << 53], vec![2]).unwrap().to_array();
+        let a = NpyArray::from_vec(vec![big, 1 << 53], vec![2])
+            .unwrap()
+            .to_array();
         let f = a.to_f64_lossy().unwrap();
         assert_eq!(f[0], f[1], "2^53 + 1 and 2^53 collapse in f64");
-        assert!(matches!(a.data(), ArrayData::I64(v) if v[0] == big), "exact access keeps it");
+        assert!(
+            matches!(a.data(), ArrayData::I64(v) if v[0] == big),
+            "exact access keeps it"
+        );
     }
 
     #[test]
@@ -629,7 +704,8 @@ mod tests {
 
     #[test]
     fn logical_get_handles_fortran() {
-        let f = NpyArray::from_vec_with(vec![1, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+        let f = NpyArray::from_vec_with(vec![1, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little)
+            .unwrap();
         assert_eq!(f.get(&[0, 1]), Some(&2));
         assert_eq!(f.get(&[1, 0]), Some(&4));
         assert_eq!(f.get(&[2, 0]), None);

@@ -89,7 +89,14 @@ impl<S: Sink> PayloadDecoder<S> {
         let itemsize = header.dtype().itemsize();
         let remaining = header.payload_len();
         let offset = header.payload_offset();
-        let mut dec = PayloadDecoder { header, sink, itemsize, remaining, carry: Vec::new(), offset };
+        let mut dec = PayloadDecoder {
+            header,
+            sink,
+            itemsize,
+            remaining,
+            carry: Vec::new(),
+            offset,
+        };
         let speculative = SPECULATIVE_BYTES.checked_div(dec.itemsize).unwrap_or(0);
         let first = dec.header.element_count().min(speculative);
         if dec.remaining > 0 {
@@ -130,13 +137,17 @@ impl<S: Sink> PayloadDecoder<S> {
             self.carry.extend_from_slice(head);
             data = rest;
             if self.carry.len() == self.itemsize {
-                let at = self.offset.saturating_sub((self.itemsize.saturating_sub(head.len())) as u64);
+                let at = self
+                    .offset
+                    .saturating_sub((self.itemsize.saturating_sub(head.len())) as u64);
                 let carry = std::mem::take(&mut self.carry);
                 self.sink.push(&self.header, &carry, at)?;
             }
             self.offset = self.offset.saturating_add(head.len() as u64);
         }
-        let whole = data.len().saturating_sub(data.len().checked_rem(self.itemsize).unwrap_or(0));
+        let whole = data
+            .len()
+            .saturating_sub(data.len().checked_rem(self.itemsize).unwrap_or(0));
         let (body, tail) = data.split_at(whole);
         if !body.is_empty() {
             self.sink.push(&self.header, body, self.offset)?;

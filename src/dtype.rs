@@ -30,7 +30,11 @@ pub enum Endian {
 
 impl Endian {
     /// The order of the machine running this code (what `=` means in a descr).
-    pub const HOST: Endian = if cfg!(target_endian = "big") { Endian::Big } else { Endian::Little };
+    pub const HOST: Endian = if cfg!(target_endian = "big") {
+        Endian::Big
+    } else {
+        Endian::Little
+    };
 
     /// The descr prefix character: `<` or `>`.
     pub fn prefix(self) -> char {
@@ -154,12 +158,16 @@ impl Field {
     /// Bytes the field occupies in one record: itemsize × product of its subarray shape.
     pub fn size(&self) -> usize {
         // Checked when the record was built.
-        self.shape.iter().fold(self.dtype.itemsize(), |acc, &d| acc.saturating_mul(d))
+        self.shape
+            .iter()
+            .fold(self.dtype.itemsize(), |acc, &d| acc.saturating_mul(d))
     }
 
     /// Number of elements of the field in one record (product of the subarray shape).
     pub fn count(&self) -> usize {
-        self.shape.iter().fold(1usize, |acc, &d| acc.saturating_mul(d))
+        self.shape
+            .iter()
+            .fold(1usize, |acc, &d| acc.saturating_mul(d))
     }
 }
 
@@ -262,7 +270,12 @@ impl Dtype {
             | Dtype::Unicode(_, e)
             | Dtype::DateTime(_, e)
             | Dtype::TimeDelta(_, e) => Some(*e),
-            Dtype::Bool | Dtype::I8 | Dtype::U8 | Dtype::Bytes(_) | Dtype::Void(_) | Dtype::Record(_) => None,
+            Dtype::Bool
+            | Dtype::I8
+            | Dtype::U8
+            | Dtype::Bytes(_)
+            | Dtype::Void(_)
+            | Dtype::Record(_) => None,
         }
     }
 
@@ -364,7 +377,10 @@ fn record_descr(r: &Record) -> Literal {
         let mut t = vec![name, f.dtype.descr()];
         if !f.shape.is_empty() {
             t.push(Literal::new(Value::Tuple(
-                f.shape.iter().map(|&d| Literal::new(Value::Int(Int::Small(d as u64)))).collect(),
+                f.shape
+                    .iter()
+                    .map(|&d| Literal::new(Value::Int(Int::Small(d as u64))))
+                    .collect(),
             )));
         }
         items.push(Literal::new(Value::Tuple(t)));
@@ -390,13 +406,19 @@ fn bad_descr(expected: impl Into<String>, found: &str) -> Error {
 fn count(i: &[u8]) -> TResult<'_, &[u8]> {
     let (rest, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(i)?;
     if digits.first() == Some(&b'0') {
-        return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit)));
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        )));
     }
     Ok((rest, digits))
 }
 
 fn count_value(digits: &[u8]) -> Option<usize> {
-    digits.iter().try_fold(0usize, |acc, &d| acc.checked_mul(10)?.checked_add(usize::from(d.wrapping_sub(b'0'))))
+    digits.iter().try_fold(0usize, |acc, &d| {
+        acc.checked_mul(10)?
+            .checked_add(usize::from(d.wrapping_sub(b'0')))
+    })
 }
 
 /// ```abnf
@@ -435,7 +457,10 @@ fn typestr(s: &str) -> Result<Dtype> {
             if matches!(s, "O" | "O8") || s.ends_with('O') {
                 return Err(pickle_error(s));
             }
-            return Err(bad_descr("a type string starting with '<', '>', '|' or '='", s));
+            return Err(bad_descr(
+                "a type string starting with '<', '>', '|' or '='",
+                s,
+            ));
         }
     };
     let endian = match order {
@@ -447,12 +472,20 @@ fn typestr(s: &str) -> Result<Dtype> {
     // Multi-byte numeric (and UTF-32) types need a byte order; `|` is refused for them.
     let need = |e: Option<Endian>| -> Result<Endian> {
         e.ok_or_else(|| {
-            bad_descr("'<', '>' or '=' before a multi-byte type ('|' leaves the byte order unknown)", s)
+            bad_descr(
+                "'<', '>' or '=' before a multi-byte type ('|' leaves the byte order unknown)",
+                s,
+            )
         })
     };
     let sized = |digits: &[u8], what: &str| -> Result<usize> {
         count_value(digits).ok_or_else(|| {
-            Error::new(ErrorKind::ShapeOverflow, 0, format!("a {what} size that fits in memory")).found(format!("{s:?}"))
+            Error::new(
+                ErrorKind::ShapeOverflow,
+                0,
+                format!("a {what} size that fits in memory"),
+            )
+            .found(format!("{s:?}"))
         })
     };
     let dt = match code {
@@ -560,49 +593,85 @@ fn descr_value(lit: &Literal, depth: u32) -> Result<Dtype> {
     match &lit.value {
         Value::Str(s) => typestr(s).map_err(|e| at(lit, e)),
         Value::List(items) => record(lit, items, depth).map(Dtype::Record),
-        _ => Err(Error::new(ErrorKind::BadDescr, lit.offset as u64, "a type string or a list of fields")
-            .found(lit.type_name())),
+        _ => Err(Error::new(
+            ErrorKind::BadDescr,
+            lit.offset as u64,
+            "a type string or a list of fields",
+        )
+        .found(lit.type_name())),
     }
 }
 
 fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
     if depth >= MAX_RECORD_DEPTH {
-        return Err(Error::new(ErrorKind::NestingTooDeep, lit.offset as u64, "records nested at most 16 deep"));
+        return Err(Error::new(
+            ErrorKind::NestingTooDeep,
+            lit.offset as u64,
+            "records nested at most 16 deep",
+        ));
     }
     if items.is_empty() {
-        return Err(Error::new(ErrorKind::BadDescr, lit.offset as u64, "at least one field (an empty record is V0)"));
+        return Err(Error::new(
+            ErrorKind::BadDescr,
+            lit.offset as u64,
+            "at least one field (an empty record is V0)",
+        ));
     }
     if items.len() > MAX_FIELDS {
-        return Err(Error::new(ErrorKind::BadDescr, lit.offset as u64, "at most 4096 fields"));
+        return Err(Error::new(
+            ErrorKind::BadDescr,
+            lit.offset as u64,
+            "at most 4096 fields",
+        ));
     }
     let mut fields: Vec<Field> = Vec::with_capacity(items.len());
     let mut offset = 0usize;
     for item in items {
         let Value::Tuple(parts) = &item.value else {
-            return Err(Error::new(ErrorKind::BadDescr, item.offset as u64, "a field tuple (name, type[, shape])")
-                .found(item.type_name()));
+            return Err(Error::new(
+                ErrorKind::BadDescr,
+                item.offset as u64,
+                "a field tuple (name, type[, shape])",
+            )
+            .found(item.type_name()));
         };
         let (name_lit, type_lit, shape_lit) = match parts.as_slice() {
             [n, t] => (n, t, None),
             [n, t, s] => (n, t, Some(s)),
             _ => {
-                return Err(Error::new(ErrorKind::BadDescr, item.offset as u64, "a field tuple of 2 or 3 items")
-                    .found(format!("{} items", parts.len())))
+                return Err(Error::new(
+                    ErrorKind::BadDescr,
+                    item.offset as u64,
+                    "a field tuple of 2 or 3 items",
+                )
+                .found(format!("{} items", parts.len())))
             }
         };
         let (title, name) = match &name_lit.value {
             Value::Str(n) => (None, n.clone()),
             Value::Tuple(tn) => match tn.as_slice() {
-                [Literal { value: Value::Str(t), .. }, Literal { value: Value::Str(n), .. }] => {
-                    (Some(t.clone()), n.clone())
-                }
+                [Literal {
+                    value: Value::Str(t),
+                    ..
+                }, Literal {
+                    value: Value::Str(n),
+                    ..
+                }] => (Some(t.clone()), n.clone()),
                 _ => {
-                    return Err(Error::new(ErrorKind::BadDescr, name_lit.offset as u64, "a (title, name) pair of strings"))
+                    return Err(Error::new(
+                        ErrorKind::BadDescr,
+                        name_lit.offset as u64,
+                        "a (title, name) pair of strings",
+                    ))
                 }
             },
             _ => {
-                return Err(Error::new(ErrorKind::BadDescr, name_lit.offset as u64, "a field name string")
-                    .found(name_lit.type_name()))
+                return Err(Error::new(
+                    ErrorKind::BadDescr,
+                    name_lit.offset as u64,
+                    "a field name string",
+                )
+                .found(name_lit.type_name()))
             }
         };
         let dtype = descr_value(type_lit, depth.saturating_add(1))?;
@@ -613,52 +682,111 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
         let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
         let size = count.and_then(|c| c.checked_mul(dtype.itemsize()));
         let Some(size) = size else {
-            return Err(Error::new(ErrorKind::ShapeOverflow, item.offset as u64, "a field size that fits in memory"));
+            return Err(Error::new(
+                ErrorKind::ShapeOverflow,
+                item.offset as u64,
+                "a field size that fits in memory",
+            ));
         };
-        let end = offset.checked_add(size).filter(|&e| e <= isize::MAX as usize);
+        let end = offset
+            .checked_add(size)
+            .filter(|&e| e <= isize::MAX as usize);
         let Some(end) = end else {
-            return Err(Error::new(ErrorKind::ShapeOverflow, item.offset as u64, "a record size that fits in memory"));
+            return Err(Error::new(
+                ErrorKind::ShapeOverflow,
+                item.offset as u64,
+                "a record size that fits in memory",
+            ));
         };
         if name.is_empty() {
             // A padding field: NumPy writes ('', '|Vn'); it is a gap, not a field.
             if title.is_some() || !matches!(dtype, Dtype::Void(_)) || !shape.is_empty() {
-                return Err(Error::new(ErrorKind::BadDescr, item.offset as u64, "padding written as ('', '|V<n>')"));
+                return Err(Error::new(
+                    ErrorKind::BadDescr,
+                    item.offset as u64,
+                    "padding written as ('', '|V<n>')",
+                ));
             }
         } else {
-            if fields.iter().any(|f| f.name == name || f.title.as_deref() == Some(name.as_str())) {
-                return Err(Error::new(ErrorKind::DuplicateField, name_lit.offset as u64, "distinct field names")
-                    .found(format!("{name:?} twice")));
+            if fields
+                .iter()
+                .any(|f| f.name == name || f.title.as_deref() == Some(name.as_str()))
+            {
+                return Err(Error::new(
+                    ErrorKind::DuplicateField,
+                    name_lit.offset as u64,
+                    "distinct field names",
+                )
+                .found(format!("{name:?} twice")));
             }
             if let Some(t) = &title {
-                if t == &name || fields.iter().any(|f| &f.name == t || f.title.as_ref() == Some(t)) {
-                    return Err(Error::new(ErrorKind::DuplicateField, name_lit.offset as u64, "distinct field titles"));
+                if t == &name
+                    || fields
+                        .iter()
+                        .any(|f| &f.name == t || f.title.as_ref() == Some(t))
+                {
+                    return Err(Error::new(
+                        ErrorKind::DuplicateField,
+                        name_lit.offset as u64,
+                        "distinct field titles",
+                    ));
                 }
             }
-            fields.push(Field { name, title, dtype, shape, offset });
+            fields.push(Field {
+                name,
+                title,
+                dtype,
+                shape,
+                offset,
+            });
         }
         offset = end;
     }
     if fields.is_empty() {
-        return Err(Error::new(ErrorKind::BadDescr, lit.offset as u64, "at least one named field"));
+        return Err(Error::new(
+            ErrorKind::BadDescr,
+            lit.offset as u64,
+            "at least one named field",
+        ));
     }
-    Ok(Record { fields, itemsize: offset })
+    Ok(Record {
+        fields,
+        itemsize: offset,
+    })
 }
 
 fn subarray_shape(lit: &Literal) -> Result<Vec<usize>> {
     let Value::Tuple(dims) = &lit.value else {
-        return Err(Error::new(ErrorKind::BadDescr, lit.offset as u64, "a subarray shape tuple such as (3,)")
-            .found(lit.type_name()));
+        return Err(Error::new(
+            ErrorKind::BadDescr,
+            lit.offset as u64,
+            "a subarray shape tuple such as (3,)",
+        )
+        .found(lit.type_name()));
     };
     if dims.len() > 32 {
-        return Err(Error::new(ErrorKind::ShapeOverflow, lit.offset as u64, "a subarray of at most 32 dimensions"));
+        return Err(Error::new(
+            ErrorKind::ShapeOverflow,
+            lit.offset as u64,
+            "a subarray of at most 32 dimensions",
+        ));
     }
     dims.iter()
         .map(|d| match &d.value {
             Value::Int(n) => n
                 .as_u64()
                 .and_then(|v| usize::try_from(v).ok())
-                .ok_or_else(|| Error::new(ErrorKind::ShapeOverflow, d.offset as u64, "a dimension that fits in memory")),
-            _ => Err(Error::new(ErrorKind::BadDescr, d.offset as u64, "an integer dimension").found(d.type_name())),
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::ShapeOverflow,
+                        d.offset as u64,
+                        "a dimension that fits in memory",
+                    )
+                }),
+            _ => Err(
+                Error::new(ErrorKind::BadDescr, d.offset as u64, "an integer dimension")
+                    .found(d.type_name()),
+            ),
         })
         .collect()
 }
@@ -679,26 +807,68 @@ mod tests {
         assert_eq!(typestr(">U3").unwrap(), Dtype::Unicode(3, Endian::Big));
         assert_eq!(
             typestr("<M8[25s]").unwrap(),
-            Dtype::DateTime(DateUnit { unit: TimeUnit::Second, multiple: 25 }, Endian::Little)
+            Dtype::DateTime(
+                DateUnit {
+                    unit: TimeUnit::Second,
+                    multiple: 25
+                },
+                Endian::Little
+            )
         );
         assert_eq!(
             typestr("<m8").unwrap(),
-            Dtype::TimeDelta(DateUnit { unit: TimeUnit::Generic, multiple: 1 }, Endian::Little)
+            Dtype::TimeDelta(
+                DateUnit {
+                    unit: TimeUnit::Generic,
+                    multiple: 1
+                },
+                Endian::Little
+            )
         );
-        for bad in ["|f8", "|i2", "|U3", "<f 8", "<f08", "f8", "<S0", "<S05", "<M8[ns/2]", "<M8[xs]", "<d", "<f3"] {
-            assert_eq!(typestr(bad).unwrap_err().kind(), ErrorKind::BadDescr, "{bad}");
+        for bad in [
+            "|f8",
+            "|i2",
+            "|U3",
+            "<f 8",
+            "<f08",
+            "f8",
+            "<S0",
+            "<S05",
+            "<M8[ns/2]",
+            "<M8[xs]",
+            "<d",
+            "<f3",
+        ] {
+            assert_eq!(
+                typestr(bad).unwrap_err().kind(),
+                ErrorKind::BadDescr,
+                "{bad}"
+            );
         }
         for unsup in ["<f16", "<c32", "|O", "|O8"] {
-            assert_eq!(typestr(unsup).unwrap_err().kind(), ErrorKind::UnsupportedDtype, "{unsup}");
+            assert_eq!(
+                typestr(unsup).unwrap_err().kind(),
+                ErrorKind::UnsupportedDtype,
+                "{unsup}"
+            );
         }
         assert!(typestr("|O").unwrap_err().to_string().contains("pickle"));
-        assert!(typestr("<f16").unwrap_err().to_string().contains("platform-dependent"));
-        assert_eq!(typestr("|S99999999999999999999999").unwrap_err().kind(), ErrorKind::ShapeOverflow);
+        assert!(typestr("<f16")
+            .unwrap_err()
+            .to_string()
+            .contains("platform-dependent"));
+        assert_eq!(
+            typestr("|S99999999999999999999999").unwrap_err().kind(),
+            ErrorKind::ShapeOverflow
+        );
     }
 
     #[test]
     fn typestr_round_trips() {
-        for s in ["|b1", "|i1", "|u1", "<i2", ">u8", "<f2", ">c16", "|S7", "<U2", "|V3", "<M8[ns]", ">m8[25s]", "<M8"] {
+        for s in [
+            "|b1", "|i1", "|u1", "<i2", ">u8", "<f2", ">c16", "|S7", "<U2", "|V3", "<M8[ns]",
+            ">m8[25s]", "<M8",
+        ] {
             assert_eq!(typestr(s).unwrap().typestr(), s);
         }
     }

@@ -181,7 +181,13 @@ mod tests {
 
     #[test]
     fn floats_are_bit_exact_in_both_orders() {
-        let vals = [f64::from_bits(0x7ff8_0000_0000_0123), f64::INFINITY, f64::NEG_INFINITY, -0.0, 5e-324];
+        let vals = [
+            f64::from_bits(0x7ff8_0000_0000_0123),
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            5e-324,
+        ];
         for e in [Endian::Little, Endian::Big] {
             let mut bytes = Vec::new();
             f64::encode_into(&vals, e, &mut bytes);

@@ -62,7 +62,11 @@ impl Header {
         let preamble = match Preamble::parse(bytes)? {
             Some(p) => p,
             None => {
-                return Err(Error::new(ErrorKind::Truncated, bytes.len() as u64, "a complete preamble"));
+                return Err(Error::new(
+                    ErrorKind::Truncated,
+                    bytes.len() as u64,
+                    "a complete preamble",
+                ));
             }
         };
         preamble.check_header_cap(opts.max_header_bytes)?;
@@ -72,7 +76,10 @@ impl Header {
             return Err(Error::new(
                 ErrorKind::Truncated,
                 bytes.len() as u64,
-                format!("{} header bytes (the declared header length)", preamble.header_len),
+                format!(
+                    "{} header bytes (the declared header length)",
+                    preamble.header_len
+                ),
             ));
         };
         Header::parse(preamble, text, opts)
@@ -85,7 +92,9 @@ impl Header {
         if opts.numpy_strict {
             let chars = match preamble.version.encoding() {
                 crate::preamble::Encoding::Latin1 => text.len(),
-                crate::preamble::Encoding::Utf8 => text.iter().filter(|&&b| (b & 0xc0) != 0x80).count(),
+                crate::preamble::Encoding::Utf8 => {
+                    text.iter().filter(|&&b| (b & 0xc0) != 0x80).count()
+                }
             };
             if chars > NUMPY_MAX_HEADER_CHARS {
                 return Err(Error::new(
@@ -166,16 +175,27 @@ impl Header {
 /// another dimension is zero.
 fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> {
     if shape.len() > MAX_DIMS {
-        return Err(Error::new(ErrorKind::ShapeOverflow, offset, "at most 64 dimensions")
-            .found(format!("{} dimensions", shape.len())));
+        return Err(
+            Error::new(ErrorKind::ShapeOverflow, offset, "at most 64 dimensions")
+                .found(format!("{} dimensions", shape.len())),
+        );
     }
-    let overflow = || Error::new(ErrorKind::ShapeOverflow, offset, "a shape whose byte size fits in isize");
+    let overflow = || {
+        Error::new(
+            ErrorKind::ShapeOverflow,
+            offset,
+            "a shape whose byte size fits in isize",
+        )
+    };
     let nonzero = shape
         .iter()
         .filter(|&&d| d != 0)
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .ok_or_else(overflow)?;
-    let bytes = nonzero.checked_mul(dtype.itemsize()).filter(|&b| b <= isize::MAX as usize).ok_or_else(overflow)?;
+    let bytes = nonzero
+        .checked_mul(dtype.itemsize())
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(overflow)?;
     if shape.contains(&0) {
         Ok((0, 0))
     } else {
@@ -190,8 +210,15 @@ fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header>
     let mut extra = Vec::new();
     for (i, e) in dict.entries.iter().enumerate() {
         if dict.entries.iter().take(i).any(|prev| prev.key == e.key) {
-            return Err(Error::new(ErrorKind::DuplicateKey, e.key_offset as u64, "each key at most once")
-                .found(format!("{:?} again (NumPy would silently keep the last one)", e.key)));
+            return Err(Error::new(
+                ErrorKind::DuplicateKey,
+                e.key_offset as u64,
+                "each key at most once",
+            )
+            .found(format!(
+                "{:?} again (NumPy would silently keep the last one)",
+                e.key
+            )));
         }
         let slot = match e.key.as_str() {
             "descr" => &mut descr,
@@ -222,29 +249,51 @@ fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header>
     let fortran_order = match fortran.value {
         Value::Bool(b) => b,
         _ => {
-            return Err(Error::new(ErrorKind::BadValue, fortran.offset as u64, "True or False for 'fortran_order'")
-                .found(fortran.type_name()))
+            return Err(Error::new(
+                ErrorKind::BadValue,
+                fortran.offset as u64,
+                "True or False for 'fortran_order'",
+            )
+            .found(fortran.type_name()))
         }
     };
     let Value::Tuple(dims) = &shape.value else {
-        return Err(Error::new(ErrorKind::BadValue, shape.offset as u64, "a tuple of integers for 'shape'")
-            .found(shape.type_name()));
+        return Err(Error::new(
+            ErrorKind::BadValue,
+            shape.offset as u64,
+            "a tuple of integers for 'shape'",
+        )
+        .found(shape.type_name()));
     };
     if dims.len() > MAX_DIMS {
-        return Err(Error::new(ErrorKind::ShapeOverflow, shape.offset as u64, "at most 64 dimensions")
-            .found(format!("{} dimensions", dims.len())));
+        return Err(Error::new(
+            ErrorKind::ShapeOverflow,
+            shape.offset as u64,
+            "at most 64 dimensions",
+        )
+        .found(format!("{} dimensions", dims.len())));
     }
     let mut out = Vec::with_capacity(dims.len());
     for d in dims {
         let Value::Int(n) = &d.value else {
-            return Err(Error::new(ErrorKind::BadValue, d.offset as u64, "a non-negative integer dimension")
-                .found(d.type_name()));
+            return Err(Error::new(
+                ErrorKind::BadValue,
+                d.offset as u64,
+                "a non-negative integer dimension",
+            )
+            .found(d.type_name()));
         };
         let v = n
             .as_u64()
             .and_then(|v| usize::try_from(v).ok())
             .filter(|&v| v <= isize::MAX as usize)
-            .ok_or_else(|| Error::new(ErrorKind::ShapeOverflow, d.offset as u64, "a dimension that fits in isize"))?;
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::ShapeOverflow,
+                    d.offset as u64,
+                    "a dimension that fits in isize",
+                )
+            })?;
         out.push(v);
     }
     let (element_count, payload_len) = sizes(&dtype, &out, shape.offset as u64)?;
@@ -271,7 +320,10 @@ mod tests {
     use crate::dtype::Endian;
 
     fn h(text: &str) -> Result<Header> {
-        let p = Preamble { version: Version::V1_0, header_len: text.len() as u32 };
+        let p = Preamble {
+            version: Version::V1_0,
+            header_len: text.len() as u32,
+        };
         Header::parse(p, text.as_bytes(), &ReadOptions::default())
     }
 
@@ -288,13 +340,17 @@ mod tests {
     fn zero_dims_still_need_the_rest_to_fit() {
         let hd = h("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1000000)}").unwrap();
         assert_eq!(hd.element_count(), 0);
-        let big = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': (0, {})}}", 1u64 << 62);
+        let big = format!(
+            "{{'descr': '<f8', 'fortran_order': False, 'shape': (0, {})}}",
+            1u64 << 62
+        );
         assert_eq!(h(&big).unwrap_err().kind(), ErrorKind::ShapeOverflow);
     }
 
     #[test]
     fn key_offsets_point_into_the_file() {
-        let e = h("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
+        let e =
+            h("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
         assert_eq!((e.kind(), e.offset()), (ErrorKind::DuplicateKey, 10 + 17));
         let e = h("{'descr': '|f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
         assert_eq!((e.kind(), e.offset()), (ErrorKind::BadDescr, 10 + 10));

@@ -65,8 +65,10 @@ fn for_each_pair(shape: &[usize], mut f: impl FnMut(usize, usize)) {
         let mut base_src = 0usize;
         for (m, &i) in idx.iter().enumerate() {
             let k = m.saturating_add(1);
-            base_dst = base_dst.saturating_add(i.saturating_mul(c_strides.get(k).copied().unwrap_or(0)));
-            base_src = base_src.saturating_add(i.saturating_mul(f_strides.get(k).copied().unwrap_or(0)));
+            base_dst =
+                base_dst.saturating_add(i.saturating_mul(c_strides.get(k).copied().unwrap_or(0)));
+            base_src =
+                base_src.saturating_add(i.saturating_mul(f_strides.get(k).copied().unwrap_or(0)));
         }
         for r0 in (0..rows).step_by(BLOCK) {
             let r1 = r0.saturating_add(BLOCK).min(rows);
@@ -76,7 +78,10 @@ fn for_each_pair(shape: &[usize], mut f: impl FnMut(usize, usize)) {
                     let d = base_dst.saturating_add(r.saturating_mul(row_dst));
                     let s = base_src.saturating_add(r);
                     for c in c0..c1 {
-                        f(d.saturating_add(c), s.saturating_add(c.saturating_mul(col_src)));
+                        f(
+                            d.saturating_add(c),
+                            s.saturating_add(c.saturating_mul(col_src)),
+                        );
                     }
                 }
             }
@@ -132,9 +137,10 @@ pub fn fortran_to_c_bytes(data: &[u8], shape: &[usize], itemsize: usize) -> Vec<
     for_each_pair(shape, |dst, src| {
         let d = dst.saturating_mul(itemsize);
         let s = src.saturating_mul(itemsize);
-        if let (Some(o), Some(v)) =
-            (out.get_mut(d..d.saturating_add(itemsize)), data.get(s..s.saturating_add(itemsize)))
-        {
+        if let (Some(o), Some(v)) = (
+            out.get_mut(d..d.saturating_add(itemsize)),
+            data.get(s..s.saturating_add(itemsize)),
+        ) {
             o.copy_from_slice(v);
         }
     });
@@ -175,13 +181,27 @@ mod tests {
 
     #[test]
     fn matches_naive_reindex() {
-        for shape in [vec![2, 3], vec![3, 2, 4], vec![1, 1, 1, 1, 2], vec![33, 65], vec![5, 1, 70, 3], vec![7]] {
+        for shape in [
+            vec![2, 3],
+            vec![3, 2, 4],
+            vec![1, 1, 1, 1, 2],
+            vec![33, 65],
+            vec![5, 1, 70, 3],
+            vec![7],
+        ] {
             let n: usize = shape.iter().product();
             let data: Vec<u32> = (0..n as u32).collect();
-            assert_eq!(fortran_to_c(&data, &shape), naive(&data, &shape), "{shape:?}");
+            assert_eq!(
+                fortran_to_c(&data, &shape),
+                naive(&data, &shape),
+                "{shape:?}"
+            );
             assert_eq!(c_to_fortran(&fortran_to_c(&data, &shape), &shape), data);
             let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let want: Vec<u8> = naive(&data, &shape).iter().flat_map(|v| v.to_le_bytes()).collect();
+            let want: Vec<u8> = naive(&data, &shape)
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
             assert_eq!(fortran_to_c_bytes(&bytes, &shape, 4), want);
         }
     }

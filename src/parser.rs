@@ -30,7 +30,11 @@ pub(crate) struct PError {
 
 impl PError {
     fn at(i: Input<'_>, kind: ErrorKind, expected: &'static str) -> PError {
-        PError { remaining: i.len(), kind, expected }
+        PError {
+            remaining: i.len(),
+            kind,
+            expected,
+        }
     }
 }
 
@@ -79,7 +83,11 @@ impl Ctx {
 /// ```
 pub fn parse_dict(text: &[u8], version: Version) -> Result<Dict, Error> {
     if let Some(pos) = text.iter().position(|&b| b == 0) {
-        return Err(Error::new(ErrorKind::HeaderEncoding, pos as u64, "no NUL byte in the header"));
+        return Err(Error::new(
+            ErrorKind::HeaderEncoding,
+            pos as u64,
+            "no NUL byte in the header",
+        ));
     }
     let encoding = version.encoding();
     if encoding == Encoding::Utf8 {
@@ -91,7 +99,11 @@ pub fn parse_dict(text: &[u8], version: Version) -> Result<Dict, Error> {
             ));
         }
     }
-    let cx = Ctx { total: text.len(), encoding, long_suffix: version.allows_long_suffix() };
+    let cx = Ctx {
+        total: text.len(),
+        encoding,
+        long_suffix: version.allows_long_suffix(),
+    };
     let result = dict(&cx, text).and_then(|(rest, d)| {
         let (rest, _) = padding(rest)?;
         if rest.is_empty() {
@@ -114,9 +126,11 @@ pub fn parse_dict(text: &[u8], version: Version) -> Result<Dict, Error> {
             };
             Err(Error::new(e.kind, offset as u64, e.expected).found(found))
         }
-        Err(nom::Err::Incomplete(_)) => {
-            Err(Error::new(ErrorKind::HeaderSyntax, text.len() as u64, "a complete header"))
-        }
+        Err(nom::Err::Incomplete(_)) => Err(Error::new(
+            ErrorKind::HeaderSyntax,
+            text.len() as u64,
+            "a complete header",
+        )),
     }
 }
 
@@ -192,7 +206,14 @@ fn entry<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, Entry> {
     let (i, ()) = expect(b":", "':' after the key", i)?;
     let (i, ()) = ws(i)?;
     let (i, value) = value(cx, 1, i)?;
-    Ok((i, Entry { key, key_offset, value }))
+    Ok((
+        i,
+        Entry {
+            key,
+            key_offset,
+            value,
+        },
+    ))
 }
 
 /// ```abnf
@@ -227,7 +248,13 @@ fn value<'a>(cx: &Ctx, depth: u32, i: Input<'a>) -> PResult<'a, Literal> {
             let (rest, ()) = none(i)?;
             (rest, Value::None)
         }
-        _ => return fail(i, ErrorKind::HeaderSyntax, "a value (string, integer, tuple, list, True, False or None)"),
+        _ => {
+            return fail(
+                i,
+                ErrorKind::HeaderSyntax,
+                "a value (string, integer, tuple, list, True, False or None)",
+            )
+        }
     };
     Ok((rest, Literal { offset, value: v }))
 }
@@ -275,7 +302,11 @@ fn tuple<'a>(cx: &Ctx, depth: u32, i: Input<'a>) -> PResult<'a, Vec<Literal>> {
         }
     }
     if items.len() == 1 && !trailing_comma {
-        return fail(i, ErrorKind::HeaderSyntax, "',' (a one-element tuple is written '(x,)')");
+        return fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "',' (a one-element tuple is written '(x,)')",
+        );
     }
     let (i, ()) = expect(b")", "')'", i)?;
     Ok((i, items))
@@ -331,7 +362,11 @@ fn none(i: Input<'_>) -> PResult<'_, ()> {
 fn integer<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, Int> {
     let (rest, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(i)?;
     if digits.len() > 1 && digits.first() == Some(&b'0') {
-        return fail(i, ErrorKind::HeaderSyntax, "a decimal integer without leading zeros");
+        return fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "a decimal integer without leading zeros",
+        );
     }
     let mut value: Option<u64> = Some(0);
     for &d in digits {
@@ -346,7 +381,11 @@ fn integer<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, Int> {
     };
     match peek(rest) {
         Some(b'L') if cx.long_suffix => Ok((rest.get(1..).unwrap_or_default(), n)),
-        Some(b'L') => fail(rest, ErrorKind::HeaderSyntax, "no 'L' suffix (allowed only in format versions 1.0 and 2.0)"),
+        Some(b'L') => fail(
+            rest,
+            ErrorKind::HeaderSyntax,
+            "no 'L' suffix (allowed only in format versions 1.0 and 2.0)",
+        ),
         _ => Ok((rest, n)),
     }
 }
@@ -368,7 +407,8 @@ fn string<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, String> {
     let mut out = String::new();
     loop {
         // A run of plain printable ASCII is copied in one step.
-        let (rest, run) = take_while(|b: u8| (0x20..0x7f).contains(&b) && b != quote && b != b'\\').parse(i)?;
+        let (rest, run) =
+            take_while(|b: u8| (0x20..0x7f).contains(&b) && b != quote && b != b'\\').parse(i)?;
         // `run` is printable ASCII, hence valid UTF-8.
         out.push_str(std::str::from_utf8(run).unwrap_or_default());
         i = rest;
@@ -385,9 +425,19 @@ fn string<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, String> {
                 i = rest;
             }
             Some(_) => {
-                return fail(i, ErrorKind::HeaderSyntax, "a printable character, an escape or the closing quote")
+                return fail(
+                    i,
+                    ErrorKind::HeaderSyntax,
+                    "a printable character, an escape or the closing quote",
+                )
             }
-            None => return fail(i, ErrorKind::HeaderSyntax, "the closing quote of the string"),
+            None => {
+                return fail(
+                    i,
+                    ErrorKind::HeaderSyntax,
+                    "the closing quote of the string",
+                )
+            }
         }
     }
 }
@@ -410,7 +460,10 @@ fn non_ascii<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, char> {
                 0xe0..=0xef => 3,
                 _ => 4,
             };
-            let decoded = i.get(..len).and_then(|s| std::str::from_utf8(s).ok()).and_then(|s| s.chars().next());
+            let decoded = i
+                .get(..len)
+                .and_then(|s| std::str::from_utf8(s).ok())
+                .and_then(|s| s.chars().next());
             match decoded {
                 Some(c) => Ok((i.get(len..).unwrap_or_default(), c)),
                 None => fail(i, ErrorKind::HeaderEncoding, "a UTF-8 encoded character"),
@@ -422,9 +475,18 @@ fn non_ascii<'a>(cx: &Ctx, i: Input<'a>) -> PResult<'a, char> {
 /// ```abnf
 /// escape          = %x5C ( %x5C / %x27 / %x22 / %s"n" / %s"r" / %s"t"
 ///                        / %s"x" 2HEXDIG
-///                        / %s"u" 4HEXDIG
-///                        / %s"U" 8HEXDIG )
+///                        / %s"u" bmp-scalar
+///                        / %s"U" %x30.30 ( %x30.30 bmp-scalar
+///                                        / %x30 nonzero-hexdig 4HEXDIG
+///                                        / %x31.30 4HEXDIG ) )
+/// bmp-scalar      = ( DIGIT / %x41-43 / %x45-46 / %x61-63 / %x65-66 ) 3HEXDIG
+///                 / ( %x44 / %x64 ) %x30-37 2HEXDIG
+/// nonzero-hexdig  = %x31-39 / %x41-46 / %x61-66
 /// ```
+///
+/// The hexadecimal digits are read as one number and checked with
+/// `char::from_u32`, which accepts exactly the values `bmp-scalar` and the
+/// `\U` alternatives spell (Unicode scalar values).
 fn escape(i: Input<'_>) -> PResult<'_, char> {
     let (i, ()) = expect(b"\\", "'\\'", i)?;
     let simple = match peek(i) {
@@ -452,8 +514,15 @@ fn escape(i: Input<'_>) -> PResult<'_, char> {
         }
     };
     let hex_start = i.get(1..).unwrap_or_default();
-    let Some(hex) = hex_start.get(..digits).filter(|h| h.iter().all(u8::is_ascii_hexdigit)) else {
-        return fail(hex_start, ErrorKind::HeaderSyntax, "hexadecimal digits of the escape");
+    let Some(hex) = hex_start
+        .get(..digits)
+        .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+    else {
+        return fail(
+            hex_start,
+            ErrorKind::HeaderSyntax,
+            "hexadecimal digits of the escape",
+        );
     };
     let code = hex.iter().fold(0u32, |acc, &h| {
         let d = char::from(h).to_digit(16).unwrap_or(0);
@@ -461,7 +530,11 @@ fn escape(i: Input<'_>) -> PResult<'_, char> {
     });
     match char::from_u32(code) {
         Some(c) => Ok((hex_start.get(digits..).unwrap_or_default(), c)),
-        None => fail(i, ErrorKind::HeaderSyntax, "an escape naming a Unicode scalar value (no surrogates, at most 10FFFF)"),
+        None => fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "an escape naming a Unicode scalar value (no surrogates, at most 10FFFF)",
+        ),
     }
 }
 
@@ -475,9 +548,16 @@ mod tests {
 
     #[test]
     fn parses_numpy_header() {
-        let d = p("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }          \n").unwrap();
+        let d =
+            p("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }          \n").unwrap();
         assert_eq!(d.entries.len(), 3);
-        assert_eq!(d.entries[2].value.value, Value::Tuple(vec![Literal::new(Value::Int(Int::Small(2))), Literal::new(Value::Int(Int::Small(3)))]));
+        assert_eq!(
+            d.entries[2].value.value,
+            Value::Tuple(vec![
+                Literal::new(Value::Int(Int::Small(2))),
+                Literal::new(Value::Int(Int::Small(3)))
+            ])
+        );
         assert_eq!(d.entries[2].key_offset, 41);
     }
 
@@ -503,7 +583,10 @@ mod tests {
     #[test]
     fn big_integers_are_kept_exactly() {
         let d = p("{'a': 18446744073709551616}").unwrap();
-        assert_eq!(d.entries[0].value.value, Value::Int(Int::Big("18446744073709551616".into())));
+        assert_eq!(
+            d.entries[0].value.value,
+            Value::Int(Int::Big("18446744073709551616".into()))
+        );
         let d = p("{'a': 18446744073709551615}").unwrap();
         assert_eq!(d.entries[0].value.value, Value::Int(Int::Small(u64::MAX)));
     }

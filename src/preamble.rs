@@ -97,8 +97,12 @@ impl Preamble {
     pub fn parse(bytes: &[u8]) -> Result<Option<Preamble>> {
         for (i, (&got, &want)) in bytes.iter().zip(MAGIC.iter()).enumerate() {
             if got != want {
-                return Err(Error::new(ErrorKind::BadMagic, i as u64, "the magic string \\x93NUMPY")
-                    .found(format!("byte 0x{got:02x}")));
+                return Err(Error::new(
+                    ErrorKind::BadMagic,
+                    i as u64,
+                    "the magic string \\x93NUMPY",
+                )
+                .found(format!("byte 0x{got:02x}")));
             }
         }
         let (Some(&major), Some(&minor)) = (bytes.get(6), bytes.get(7)) else {
@@ -109,8 +113,12 @@ impl Preamble {
             (2, 0) => Version::V2_0,
             (3, 0) => Version::V3_0,
             _ => {
-                return Err(Error::new(ErrorKind::UnsupportedVersion, 6, "format version 1.0, 2.0 or 3.0")
-                    .found(format!("version {major}.{minor}")))
+                return Err(Error::new(
+                    ErrorKind::UnsupportedVersion,
+                    6,
+                    "format version 1.0, 2.0 or 3.0",
+                )
+                .found(format!("version {major}.{minor}")))
             }
         };
         let header_len = match version {
@@ -123,7 +131,10 @@ impl Preamble {
                 _ => return Ok(None),
             },
         };
-        Ok(Some(Preamble { version, header_len }))
+        Ok(Some(Preamble {
+            version,
+            header_len,
+        }))
     }
 
     /// Length of the preamble itself: 10 for 1.0, 12 for 2.0 and 3.0.
@@ -143,7 +154,8 @@ impl Preamble {
 
     /// File offset of the first payload byte.
     pub fn payload_offset(&self) -> u64 {
-        self.header_offset().saturating_add(u64::from(self.header_len))
+        self.header_offset()
+            .saturating_add(u64::from(self.header_len))
     }
 
     /// Checks the declared header length against `cap` (before anything is allocated for it).

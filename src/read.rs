@@ -42,8 +42,14 @@ pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
 /// Reads a `.npy` file from a stream, stopping right after the payload
 /// (and, unless trailing bytes are allowed, checking that the stream ends there).
 pub fn read_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
-    read_stream(reader, opts, None, |_| Ok(()), |h| ArrayData::with_capacity(h.dtype(), 0))
-        .map(|(h, d)| Array::from_parts(h, d))
+    read_stream(
+        reader,
+        opts,
+        None,
+        |_| Ok(()),
+        |h| ArrayData::with_capacity(h.dtype(), 0),
+    )
+    .map(|(h, d)| Array::from_parts(h, d))
 }
 
 /// Reads a `.npy` file from a path. The file's size is checked against
@@ -51,8 +57,14 @@ pub fn read_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
 /// that grows meanwhile cannot push memory past the limit.
 pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
     let (file, len) = open_checked(path.as_ref(), opts)?;
-    read_stream(file, opts, Some(len), |_| Ok(()), |h| ArrayData::with_capacity(h.dtype(), 0))
-        .map(|(h, d)| Array::from_parts(h, d))
+    read_stream(
+        file,
+        opts,
+        Some(len),
+        |_| Ok(()),
+        |h| ArrayData::with_capacity(h.dtype(), 0),
+    )
+    .map(|(h, d)| Array::from_parts(h, d))
 }
 
 /// Reads only the preamble and header from a stream (the payload is not touched).
@@ -70,7 +82,8 @@ impl<T: Element> NpyArray<T> {
 
     /// Reads a typed array from a stream.
     pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<NpyArray<T>> {
-        read_stream(reader, opts, None, check_type::<T>, |_| Vec::<T>::new()).map(|(h, d)| NpyArray::from_parts(h, d))
+        read_stream(reader, opts, None, check_type::<T>, |_| Vec::<T>::new())
+            .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
     /// Reads a typed array from a path.
@@ -103,7 +116,10 @@ fn check_type<T: Element>(h: &Header) -> Result<()> {
         return Err(Error::new(
             ErrorKind::TypeMismatch,
             h.payload_offset(),
-            format!("an array of {} (the requested element type)", T::dtype(crate::Endian::Little).typestr()),
+            format!(
+                "an array of {} (the requested element type)",
+                T::dtype(crate::Endian::Little).typestr()
+            ),
         )
         .found(h.dtype().typestr()));
     }
@@ -111,8 +127,12 @@ fn check_type<T: Element>(h: &Header) -> Result<()> {
 }
 
 fn file_too_large(limit: u64, size: u64) -> Error {
-    Error::new(ErrorKind::FileTooLarge, limit, format!("a file of at most {limit} bytes (max_file_bytes)"))
-        .found(format!("{size} bytes"))
+    Error::new(
+        ErrorKind::FileTooLarge,
+        limit,
+        format!("a file of at most {limit} bytes (max_file_bytes)"),
+    )
+    .found(format!("{size} bytes"))
 }
 
 fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, u64)> {
@@ -129,9 +149,13 @@ fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, u64)> {
 /// Checks the total size a header implies against the file-size limit.
 fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
     if let Some(limit) = opts.max_file_bytes {
-        let total = header.payload_offset().saturating_add(header.payload_len() as u64);
+        let total = header
+            .payload_offset()
+            .saturating_add(header.payload_len() as u64);
         if total > limit {
-            return Err(file_too_large(limit, total).found(format!("a header that implies {total} bytes")));
+            return Err(
+                file_too_large(limit, total).found(format!("a header that implies {total} bytes"))
+            );
         }
     }
     Ok(())
@@ -169,8 +193,12 @@ fn read_slice_into<S: Sink>(
 }
 
 fn trailing(offset: u64) -> Error {
-    Error::new(ErrorKind::TrailingBytes, offset, "end of file after the payload (allow_trailing_bytes to ignore)")
-        .found("more bytes")
+    Error::new(
+        ErrorKind::TrailingBytes,
+        offset,
+        "end of file after the payload (allow_trailing_bytes to ignore)",
+    )
+    .found("more bytes")
 }
 
 /// Fills `buf` from `r` as far as the input goes; returns the bytes read.
@@ -200,14 +228,21 @@ fn read_header_from<R: Read>(r: &mut R, opts: &ReadOptions, consumed: &mut u64) 
         }
         let want = if have < 10 { 10 } else { Preamble::MAX_LEN };
         let Some(slot) = pre.get_mut(have..want) else {
-            return Err(Error::new(ErrorKind::Truncated, have as u64, "a complete preamble"));
+            return Err(Error::new(
+                ErrorKind::Truncated,
+                have as u64,
+                "a complete preamble",
+            ));
         };
         let n = read_full(r, slot, have as u64)?;
         have = have.saturating_add(n);
         if n < slot.len() {
             // Let the preamble parser report a bad byte first; otherwise it is truncated.
             Preamble::parse(pre.get(..have).unwrap_or_default())?;
-            return Err(Error::new(ErrorKind::Truncated, have as u64, "a complete preamble").found("end of input"));
+            return Err(
+                Error::new(ErrorKind::Truncated, have as u64, "a complete preamble")
+                    .found("end of input"),
+            );
         }
     };
     preamble.check_header_cap(opts.max_header_bytes)?;
@@ -217,20 +252,30 @@ fn read_header_from<R: Read>(r: &mut R, opts: &ReadOptions, consumed: &mut u64) 
     let mut text = Vec::with_capacity(header_len.min(CHUNK));
     text.extend_from_slice(extra.get(..header_len.min(extra.len())).unwrap_or_default());
     let need = header_len.saturating_sub(text.len());
-    let got = r.take(need as u64).read_to_end(&mut text).map_err(|e| Error::io(preamble.header_offset(), e))?;
+    let got = r
+        .take(need as u64)
+        .read_to_end(&mut text)
+        .map_err(|e| Error::io(preamble.header_offset(), e))?;
     *consumed = preamble.header_offset().saturating_add(text.len() as u64);
     if got < need {
         return Err(Error::new(
             ErrorKind::Truncated,
             *consumed,
-            format!("{} header bytes (the declared header length)", preamble.header_len),
+            format!(
+                "{} header bytes (the declared header length)",
+                preamble.header_len
+            ),
         )
         .found("end of input"));
     }
     if extra.len() > header_len {
         // A header shorter than the 2 bytes we over-read: those bytes belong to the payload.
         // Only possible for 1.0 with header_len < 2, which no valid header has.
-        return Err(Error::new(ErrorKind::HeaderSyntax, preamble.header_offset(), "a header dict"));
+        return Err(Error::new(
+            ErrorKind::HeaderSyntax,
+            preamble.header_offset(),
+            "a header dict",
+        ));
     }
     Header::parse(preamble, &text, opts)
 }
@@ -243,17 +288,25 @@ fn read_stream<R: Read, S: Sink>(
     make: impl FnOnce(&Header) -> S,
 ) -> Result<(Header, S)> {
     // Bound the read itself: never more than the limit plus one byte (to detect excess).
-    let bound = opts.max_file_bytes.map_or(u64::MAX, |l| l.saturating_add(1));
+    let bound = opts
+        .max_file_bytes
+        .map_or(u64::MAX, |l| l.saturating_add(1));
     let mut r = reader.take(bound);
     let mut consumed = 0u64;
     let header = read_header_from(&mut r, opts, &mut consumed)?;
     check(&header)?;
     check_claim(&header, opts)?;
-    let payload_end = header.payload_offset().saturating_add(header.payload_len() as u64);
+    let payload_end = header
+        .payload_offset()
+        .saturating_add(header.payload_len() as u64);
     if let Some(len) = file_len {
         if len < payload_end {
-            return Err(Error::new(ErrorKind::Truncated, len, format!("{payload_end} bytes (the header's claim)"))
-                .found(format!("a file of {len} bytes")));
+            return Err(Error::new(
+                ErrorKind::Truncated,
+                len,
+                format!("{payload_end} bytes (the header's claim)"),
+            )
+            .found(format!("a file of {len} bytes")));
         }
     }
     let sink = make(&header);

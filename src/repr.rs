@@ -52,7 +52,11 @@ pub fn is_printable(c: char) -> bool {
 
 /// Writes `s` as Python's `repr(s)` does: quotes chosen as Python chooses, escapes as Python writes them.
 pub fn write_py_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     out.write_char(quote)?;
     for c in s.chars() {
         match c {

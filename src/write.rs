@@ -35,10 +35,17 @@ const WRITE_CHUNK: usize = 1 << 20;
 /// The header text as `np.save` builds it before padding (dict plus growth spaces).
 fn header_text(header: &Header) -> String {
     let mut text = header.to_dict_text();
-    let growth_dim = if header.fortran_order() { header.shape().last() } else { header.shape().first() };
+    let growth_dim = if header.fortran_order() {
+        header.shape().last()
+    } else {
+        header.shape().first()
+    };
     if let Some(d) = growth_dim {
         let digits = d.to_string().len();
-        text.extend(std::iter::repeat_n(' ', GROWTH_AXIS_MAX_DIGITS.saturating_sub(digits)));
+        text.extend(std::iter::repeat_n(
+            ' ',
+            GROWTH_AXIS_MAX_DIGITS.saturating_sub(digits),
+        ));
     }
     text
 }
@@ -46,12 +53,19 @@ fn header_text(header: &Header) -> String {
 /// Preamble + padded header for `version`, or `None` when it does not fit or encode.
 fn wrap(text: &str, version: Version) -> Option<Vec<u8>> {
     let encoded: Vec<u8> = match version {
-        Version::V1_0 | Version::V2_0 => text.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect::<Option<_>>()?,
+        Version::V1_0 | Version::V2_0 => text
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).ok())
+            .collect::<Option<_>>()?,
         Version::V3_0 => text.as_bytes().to_vec(),
     };
     let len_field = version.len_field_size();
     let hlen = encoded.len().checked_add(1)?;
-    let used = MAGIC.len().checked_add(2)?.checked_add(len_field)?.checked_add(hlen)?;
+    let used = MAGIC
+        .len()
+        .checked_add(2)?
+        .checked_add(len_field)?
+        .checked_add(hlen)?;
     let padlen = ARRAY_ALIGN.checked_sub(used.checked_rem(ARRAY_ALIGN)?)?;
     let total_header = hlen.checked_add(padlen)?;
     let mut out = Vec::with_capacity(used.checked_add(padlen)?);
@@ -59,7 +73,9 @@ fn wrap(text: &str, version: Version) -> Option<Vec<u8>> {
     out.extend_from_slice(&version.bytes());
     match version {
         Version::V1_0 => out.extend_from_slice(&u16::try_from(total_header).ok()?.to_le_bytes()),
-        Version::V2_0 | Version::V3_0 => out.extend_from_slice(&u32::try_from(total_header).ok()?.to_le_bytes()),
+        Version::V2_0 | Version::V3_0 => {
+            out.extend_from_slice(&u32::try_from(total_header).ok()?.to_le_bytes())
+        }
     }
     out.extend_from_slice(&encoded);
     out.extend(std::iter::repeat_n(b' ', padlen));
@@ -70,7 +86,10 @@ fn wrap(text: &str, version: Version) -> Option<Vec<u8>> {
 /// The version `np.save` would choose for this header.
 pub fn choose_version(header: &Header) -> Version {
     let text = header_text(header);
-    [Version::V1_0, Version::V2_0].into_iter().find(|&v| wrap(&text, v).is_some()).unwrap_or(Version::V3_0)
+    [Version::V1_0, Version::V2_0]
+        .into_iter()
+        .find(|&v| wrap(&text, v).is_some())
+        .unwrap_or(Version::V3_0)
 }
 
 /// Preamble, header and padding exactly as `np.save` writes them for `header`.
@@ -87,7 +106,11 @@ pub fn header_bytes(header: &Header) -> Vec<u8> {
 /// fit that version (too long for 1.0's u16 length, or not latin-1 for 1.0/2.0).
 pub fn header_bytes_with_version(header: &Header, version: Version) -> Result<Vec<u8>> {
     wrap(&header_text(header), version).ok_or_else(|| {
-        Error::new(ErrorKind::InvalidInput, 0, format!("a header that fits format version {version}"))
+        Error::new(
+            ErrorKind::InvalidInput,
+            0,
+            format!("a header that fits format version {version}"),
+        )
     })
 }
 
@@ -98,7 +121,11 @@ pub fn to_writer<W: Write>(w: W, array: &Array) -> Result<()> {
 
 /// Writes `array` in format `version` (as NumPy's `write_array(..., version=v)`).
 pub fn to_writer_with_version<W: Write>(w: W, array: &Array, version: Version) -> Result<()> {
-    write_with_header(w, array, header_bytes_with_version(array.header(), version)?)
+    write_with_header(
+        w,
+        array,
+        header_bytes_with_version(array.header(), version)?,
+    )
 }
 
 fn write_with_header<W: Write>(mut w: W, array: &Array, head: Vec<u8>) -> Result<()> {
@@ -106,7 +133,11 @@ fn write_with_header<W: Write>(mut w: W, array: &Array, head: Vec<u8>) -> Result
     let e = array.dtype().endian().unwrap_or(crate::Endian::Little);
     let per = units_per_element(array.dtype()).max(1);
     let itemsize = array.dtype().itemsize().max(1);
-    let units = WRITE_CHUNK.checked_div(itemsize).unwrap_or(1).max(1).saturating_mul(per);
+    let units = WRITE_CHUNK
+        .checked_div(itemsize)
+        .unwrap_or(1)
+        .max(1)
+        .saturating_mul(per);
     let mut written = head.len() as u64;
     array
         .data()
@@ -185,20 +216,34 @@ impl<W: Write> StreamWriter<W> {
     pub fn new(mut inner: W, header: Header) -> Result<StreamWriter<W>> {
         let head = header_bytes(&header);
         inner.write_all(&head).map_err(|e| Error::io(0, e))?;
-        Ok(StreamWriter { inner, header, written: 0, offset: head.len() as u64, buf: Vec::new() })
+        Ok(StreamWriter {
+            inner,
+            header,
+            written: 0,
+            offset: head.len() as u64,
+            buf: Vec::new(),
+        })
     }
 
     fn put(&mut self, bytes_len: usize) -> Result<()> {
-        let total = self.written.checked_add(bytes_len).filter(|&t| t <= self.header.payload_len());
+        let total = self
+            .written
+            .checked_add(bytes_len)
+            .filter(|&t| t <= self.header.payload_len());
         let Some(total) = total else {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 self.offset,
-                format!("at most {} payload bytes (the declared shape)", self.header.payload_len()),
+                format!(
+                    "at most {} payload bytes (the declared shape)",
+                    self.header.payload_len()
+                ),
             )
             .found(format!("{} more", bytes_len)));
         };
-        self.inner.write_all(&self.buf).map_err(|e| Error::io(self.offset, e))?;
+        self.inner
+            .write_all(&self.buf)
+            .map_err(|e| Error::io(self.offset, e))?;
         self.written = total;
         self.offset = self.offset.saturating_add(bytes_len as u64);
         Ok(())
@@ -207,7 +252,11 @@ impl<W: Write> StreamWriter<W> {
     /// Writes elements of type `T` (which must represent the header's dtype) in memory order.
     pub fn write_elements<T: Element>(&mut self, values: &[T]) -> Result<()> {
         let Some(e) = T::endian_of(self.header.dtype()) else {
-            return Err(Error::new(ErrorKind::TypeMismatch, self.offset, format!("elements of {}", self.header.dtype().typestr())));
+            return Err(Error::new(
+                ErrorKind::TypeMismatch,
+                self.offset,
+                format!("elements of {}", self.header.dtype().typestr()),
+            ));
         };
         for chunk in values.chunks(WRITE_CHUNK.checked_div(T::SIZE).unwrap_or(1).max(1)) {
             self.buf.clear();
@@ -226,7 +275,11 @@ impl<W: Write> StreamWriter<W> {
 
     /// Writes dynamic data (any dtype, including strings and records) in memory order.
     pub fn write_data(&mut self, data: &ArrayData) -> Result<()> {
-        let e = self.header.dtype().endian().unwrap_or(crate::Endian::Little);
+        let e = self
+            .header
+            .dtype()
+            .endian()
+            .unwrap_or(crate::Endian::Little);
         let mut encoded = Vec::new();
         data.encode(e, &mut encoded);
         self.write_raw(&encoded)
@@ -238,7 +291,10 @@ impl<W: Write> StreamWriter<W> {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 self.offset,
-                format!("{} payload bytes (the declared shape)", self.header.payload_len()),
+                format!(
+                    "{} payload bytes (the declared shape)",
+                    self.header.payload_len()
+                ),
             )
             .found(format!("{} bytes written", self.written)));
         }

@@ -37,7 +37,11 @@ fn hex_u64(v: &Value) -> u64 {
 fn int_or_nat(v: &Value) -> i128 {
     match v {
         Value::String(s) if s == "NaT" => i128::from(i64::MIN),
-        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).expect("int"),
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .expect("int"),
         Value::Bool(b) => i128::from(*b),
         other => panic!("not an integer: {other}"),
     }
@@ -46,7 +50,11 @@ fn int_or_nat(v: &Value) -> i128 {
 #[test]
 fn every_fixture_reads_back_exactly_and_rewrites_identically() {
     let entries = manifest();
-    assert!(entries.len() >= 400, "fixture matrix present ({} files)", entries.len());
+    assert!(
+        entries.len() >= 400,
+        "fixture matrix present ({} files)",
+        entries.len()
+    );
     // rec_wide4000 has a 72 KiB header (np.save picked 2.0); NumPy itself needs
     // max_header_size raised for it, and so does npyguard's 64 KiB default cap.
     let opts = ReadOptions::default().max_header_bytes(1 << 20);
@@ -59,18 +67,39 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
         let h = a.header();
 
         // Header facts.
-        let shape: Vec<usize> = e["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
+        let shape: Vec<usize> = e["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_u64().unwrap() as usize)
+            .collect();
         assert_eq!(h.shape(), shape.as_slice(), "{rel} shape");
-        assert_eq!(h.fortran_order(), e["fortran_order"].as_bool().unwrap(), "{rel} order");
+        assert_eq!(
+            h.fortran_order(),
+            e["fortran_order"].as_bool().unwrap(),
+            "{rel} order"
+        );
         let version = match e["version"][0].as_u64().unwrap() {
             1 => Version::V1_0,
             2 => Version::V2_0,
             _ => Version::V3_0,
         };
         assert_eq!(h.version(), version, "{rel} version");
-        assert_eq!(h.payload_offset(), e["payload_offset"].as_u64().unwrap(), "{rel} payload offset");
-        assert_eq!(h.payload_len() as u64, e["payload_len"].as_u64().unwrap(), "{rel} payload len");
-        assert_eq!(h.dtype().itemsize() as u64, e["itemsize"].as_u64().unwrap(), "{rel} itemsize");
+        assert_eq!(
+            h.payload_offset(),
+            e["payload_offset"].as_u64().unwrap(),
+            "{rel} payload offset"
+        );
+        assert_eq!(
+            h.payload_len() as u64,
+            e["payload_len"].as_u64().unwrap(),
+            "{rel} payload len"
+        );
+        assert_eq!(
+            h.dtype().itemsize() as u64,
+            e["itemsize"].as_u64().unwrap(),
+            "{rel} itemsize"
+        );
         let descr: Value = serde_json::from_str(&literal_to_json(&h.dtype().descr())).unwrap();
         assert_eq!(descr, e["descr"], "{rel} descr");
 
@@ -88,10 +117,13 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
         let c = a.to_c_order();
         let ndim = shape.len();
         if let Some(bits) = e.get("element_bits") {
-            let want: Vec<u64> = leaves(bits, ndim + usize::from(matches!(c.data(), ArrayData::C64(_) | ArrayData::C128(_))))
-                .into_iter()
-                .map(hex_u64)
-                .collect();
+            let want: Vec<u64> = leaves(
+                bits,
+                ndim + usize::from(matches!(c.data(), ArrayData::C64(_) | ArrayData::C128(_))),
+            )
+            .into_iter()
+            .map(hex_u64)
+            .collect();
             let got: Vec<u64> = match c.data() {
                 ArrayData::F16(v) => v.iter().map(|&b| u64::from(b)).collect(),
                 ArrayData::F32(v) => v.iter().map(|x| u64::from(x.to_bits())).collect(),
@@ -127,8 +159,15 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
         }
         match c.data() {
             ArrayData::Bytes(_) => {
-                let got: Vec<String> =
-                    (0..c.len()).map(|i| c.bytes_at(i).unwrap().iter().map(|&b| char::from(b)).collect()).collect();
+                let got: Vec<String> = (0..c.len())
+                    .map(|i| {
+                        c.bytes_at(i)
+                            .unwrap()
+                            .iter()
+                            .map(|&b| char::from(b))
+                            .collect()
+                    })
+                    .collect();
                 let want: Vec<&str> = want.iter().map(|v| v.as_str().unwrap()).collect();
                 assert_eq!(got, want, "{rel} bytes");
             }
@@ -140,13 +179,17 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
             ArrayData::Void(_) => {
                 let want = leaves(&e["data"], ndim + 1);
                 let want: Vec<u8> = want.iter().map(|v| v.as_u64().unwrap() as u8).collect();
-                let got: Vec<u8> = (0..c.len()).flat_map(|i| c.bytes_at(i).unwrap().to_vec()).collect();
+                let got: Vec<u8> = (0..c.len())
+                    .flat_map(|i| c.bytes_at(i).unwrap().to_vec())
+                    .collect();
                 assert_eq!(got, want, "{rel} void");
             }
             ArrayData::Record(_) => {
                 // Record values are compared field by field through the CLI test; here:
                 // every field decodes and has the right element count.
-                let npyguard::Dtype::Record(r) = c.dtype() else { unreachable!() };
+                let npyguard::Dtype::Record(r) = c.dtype() else {
+                    unreachable!()
+                };
                 for f in &r.fields {
                     let field = c.field(&f.name).unwrap();
                     assert_eq!(field.len(), c.len() * f.count(), "{rel} field {}", f.name);
@@ -168,7 +211,14 @@ fn literal_to_json(lit: &npyguard::literal::Literal) -> String {
         L::Bool(b) => b.to_string(),
         L::None => "null".into(),
         L::Tuple(items) | L::List(items) => {
-            format!("[{}]", items.iter().map(literal_to_json).collect::<Vec<_>>().join(","))
+            format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(literal_to_json)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
         }
     }
 }
@@ -177,10 +227,18 @@ fn literal_to_json(lit: &npyguard::literal::Literal) -> String {
 fn record_fields_have_numpy_values() {
     let path = fixtures_dir().join("npy/rec_simple_be__C__2x3.npy");
     let a = read_path(&path, &ReadOptions::default()).unwrap();
-    let e = manifest().into_iter().find(|e| e["file"] == "npy/rec_simple_be__C__2x3.npy").unwrap();
+    let e = manifest()
+        .into_iter()
+        .find(|e| e["file"] == "npy/rec_simple_be__C__2x3.npy")
+        .unwrap();
     let a_field = a.field("a").unwrap();
-    let ArrayData::I32(got) = a_field.data() else { panic!("a is i4") };
-    let want: Vec<i64> = leaves(&e["data"], 2).iter().map(|rec| rec[0].as_i64().unwrap()).collect();
+    let ArrayData::I32(got) = a_field.data() else {
+        panic!("a is i4")
+    };
+    let want: Vec<i64> = leaves(&e["data"], 2)
+        .iter()
+        .map(|rec| rec[0].as_i64().unwrap())
+        .collect();
     assert_eq!(got.iter().map(|&x| i64::from(x)).collect::<Vec<_>>(), want);
     let b = a.field("b").unwrap();
     assert_eq!(b.shape(), &[2, 3, 2], "subarray field appends its shape");

@@ -15,7 +15,11 @@ use serde_json::{json, Value};
 use render::Style;
 
 #[derive(Parser)]
-#[command(name = "npyguard", version, about = "A hardened reader and writer for NumPy .npy files")]
+#[command(
+    name = "npyguard",
+    version,
+    about = "A hardened reader and writer for NumPy .npy files"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -112,10 +116,28 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Inspect { json, limits, files } => inspect(&files, &limits.options(), json),
-        Command::Validate { json, limits, files } => validate(&files, &limits.options(), json),
-        Command::Dump { json, full, limits, file } => dump(&file, &limits.options(), json, full),
-        Command::Convert { input, output, c_order, limits } => convert(&input, &output, c_order, &limits.options()),
+        Command::Inspect {
+            json,
+            limits,
+            files,
+        } => inspect(&files, &limits.options(), json),
+        Command::Validate {
+            json,
+            limits,
+            files,
+        } => validate(&files, &limits.options(), json),
+        Command::Dump {
+            json,
+            full,
+            limits,
+            file,
+        } => dump(&file, &limits.options(), json, full),
+        Command::Convert {
+            input,
+            output,
+            c_order,
+            limits,
+        } => convert(&input, &output, c_order, &limits.options()),
     }
 }
 
@@ -182,8 +204,20 @@ fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitC
                     println!("{}:", path.display());
                     println!("  version:        {}", h.version());
                     println!("  descr:          {}", h.dtype().descr());
-                    println!("  shape:          {}", npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()));
-                    println!("  order:          {}", if h.fortran_order() { "F (Fortran, column-major)" } else { "C (row-major)" });
+                    println!(
+                        "  shape:          {}",
+                        npyguard::repr::py_shape(
+                            &h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()
+                        )
+                    );
+                    println!(
+                        "  order:          {}",
+                        if h.fortran_order() {
+                            "F (Fortran, column-major)"
+                        } else {
+                            "C (row-major)"
+                        }
+                    );
                     println!("  elements:       {}", h.element_count());
                     println!("  itemsize:       {}", h.dtype().itemsize());
                     println!("  payload offset: {}", h.payload_offset());
@@ -223,7 +257,13 @@ fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<Exit
                 if as_json {
                     results.push(error_json(path, &e));
                 } else {
-                    println!("{}: {} at byte {}: {}", path.display(), e.kind().name(), e.offset(), e);
+                    println!(
+                        "{}: {} at byte {}: {}",
+                        path.display(),
+                        e.kind().name(),
+                        e.offset(),
+                        e
+                    );
                 }
             }
         }
@@ -245,7 +285,13 @@ fn read_or_exit(path: &Path, opts: &ReadOptions) -> Result<Result<Array, ExitCod
         Ok(a) => Ok(Ok(a)),
         Err(e) if is_io(&e) && e.offset() == 0 => Err(format!("{}: {e}", path.display())),
         Err(e) => {
-            eprintln!("{}: {} at byte {}: {}", path.display(), e.kind().name(), e.offset(), e);
+            eprintln!(
+                "{}: {} at byte {}: {}",
+                path.display(),
+                e.kind().name(),
+                e.offset(),
+                e
+            );
             Ok(Err(ExitCode::from(1)))
         }
     }
@@ -270,13 +316,25 @@ fn dump(path: &Path, opts: &ReadOptions, as_json: bool, full: bool) -> Result<Ex
     } else {
         let summarise = !full && array.len() > 1000;
         let data = render::values(&array, Style::Text { summarise }).map_err(|e| e.to_string())?;
-        writeln!(out, "array({data}, dtype={}, shape={:?}, order='{}')", array.dtype().descr(), array.shape(), if array.fortran_order() { 'F' } else { 'C' })
-            .map_err(|e| e.to_string())?;
+        let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
+        writeln!(
+            out,
+            "array({data}, dtype={}, shape={}, order='{}')",
+            array.dtype().descr(),
+            npyguard::repr::py_shape(&shape),
+            if array.fortran_order() { 'F' } else { 'C' }
+        )
+        .map_err(|e| e.to_string())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn convert(input: &Path, output: &Path, c_order: bool, opts: &ReadOptions) -> Result<ExitCode, String> {
+fn convert(
+    input: &Path,
+    output: &Path,
+    c_order: bool,
+    opts: &ReadOptions,
+) -> Result<ExitCode, String> {
     let array = match read_or_exit(input, opts)? {
         Ok(a) => a,
         Err(code) => return Ok(code),
@@ -284,7 +342,11 @@ fn convert(input: &Path, output: &Path, c_order: bool, opts: &ReadOptions) -> Re
     let array = if c_order { array.to_c_order() } else { array };
     // Keep the input's format version when the header still fits it (so files written with
     // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.
-    let version = array.header().version().max(npyguard::write::choose_version(array.header()));
-    npyguard::write::to_path_with_version(output, &array, version).map_err(|e| format!("{}: {e}", output.display()))?;
+    let version = array
+        .header()
+        .version()
+        .max(npyguard::write::choose_version(array.header()));
+    npyguard::write::to_path_with_version(output, &array, version)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
     Ok(ExitCode::SUCCESS)
 }

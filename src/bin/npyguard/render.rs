@@ -44,7 +44,11 @@ pub fn fmt_f16(bits: u16) -> String {
 
 fn plain_or_exp(v: f64, plain: String, exp: String) -> String {
     let a = v.abs();
-    let s = if a != 0.0 && !(1e-5..1e16).contains(&a) { exp } else { plain };
+    let s = if a != 0.0 && !(1e-5..1e16).contains(&a) {
+        exp
+    } else {
+        plain
+    };
     // Keep a float looking like a float in JSON, as Python's repr does ("1.0", not "1").
     if v.is_finite() && !s.contains(['.', 'e', 'E']) {
         format!("{s}.0")
@@ -91,7 +95,11 @@ impl Renderer {
                 .collect::<Result<Vec<_>, npyguard::Error>>()?,
             _ => Vec::new(),
         };
-        Ok(Renderer { array, fields, style })
+        Ok(Renderer {
+            array,
+            fields,
+            style,
+        })
     }
 
     fn element(&self, i: usize, out: &mut String) {
@@ -116,24 +124,31 @@ impl Renderer {
             ArrayData::F16(v) => v.get(i).map_or_else(String::new, |&b| {
                 num(npyguard::array::f16_bits_to_f64(b), fmt_f16(b))
             }),
-            ArrayData::F32(v) => v.get(i).map_or_else(String::new, |&x| num(f64::from(x), fmt_f32(x))),
+            ArrayData::F32(v) => v
+                .get(i)
+                .map_or_else(String::new, |&x| num(f64::from(x), fmt_f32(x))),
             ArrayData::F64(v) => v.get(i).map_or_else(String::new, |&x| num(x, fmt_f64(x))),
             ArrayData::C64(v) => v.get(i).map_or_else(String::new, |&[re, im]| {
-                self.pair(num(f64::from(re), fmt_f32(re)), num(f64::from(im), fmt_f32(im)))
+                self.pair(
+                    num(f64::from(re), fmt_f32(re)),
+                    num(f64::from(im), fmt_f32(im)),
+                )
             }),
-            ArrayData::C128(v) => {
-                v.get(i).map_or_else(String::new, |&[re, im]| self.pair(num(re, fmt_f64(re)), num(im, fmt_f64(im))))
-            }
-            ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => v.get(i).map_or_else(String::new, |&x| {
-                if x == i64::MIN {
-                    match st {
-                        Style::Json => "\"NaT\"".into(),
-                        Style::Text { .. } => "NaT".into(),
+            ArrayData::C128(v) => v.get(i).map_or_else(String::new, |&[re, im]| {
+                self.pair(num(re, fmt_f64(re)), num(im, fmt_f64(im)))
+            }),
+            ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
+                v.get(i).map_or_else(String::new, |&x| {
+                    if x == i64::MIN {
+                        match st {
+                            Style::Json => "\"NaT\"".into(),
+                            Style::Text { .. } => "NaT".into(),
+                        }
+                    } else {
+                        x.to_string()
                     }
-                } else {
-                    x.to_string()
-                }
-            }),
+                })
+            }
             ArrayData::Bytes(_) => {
                 let b = self.array.bytes_at(i).unwrap_or_default();
                 let text: String = b.iter().map(|&c| char::from(c)).collect();
@@ -175,7 +190,9 @@ impl Renderer {
     fn pair(&self, re: String, im: String) -> String {
         match self.style {
             Style::Json => format!("[{re}, {im}]"),
-            Style::Text { .. } => format!("{re}{}{im}j", if im.starts_with('-') { "" } else { "+" }),
+            Style::Text { .. } => {
+                format!("{re}{}{im}j", if im.starts_with('-') { "" } else { "+" })
+            }
         }
     }
 
@@ -188,17 +205,18 @@ impl Renderer {
         let inner: usize = rest.iter().product();
         out.push('[');
         let summarise = matches!(self.style, Style::Text { summarise: true }) && n > 2 * EDGE;
+        let mut first = true;
         for k in 0..n {
-            if summarise && k == EDGE {
-                out.push_str("..., ");
+            if summarise && k >= EDGE && k < n - EDGE {
+                if k == EDGE {
+                    out.push_str(", ...");
+                }
                 continue;
             }
-            if summarise && k > EDGE && k < n - EDGE {
-                continue;
-            }
-            if k > 0 && !(summarise && k == n - EDGE) {
+            if !first {
                 out.push_str(", ");
             }
+            first = false;
             self.block(start + k * inner, rest, out);
         }
         out.push(']');
