@@ -274,7 +274,7 @@ fn deeper(depth: u32, i: Input<'_>) -> Result<u32, nom::Err<PError>> {
 
 /// ```abnf
 /// tuple           = %x28 ws tuple-body ws %x29
-/// tuple-body      = [ value ws %x2C *( ws value ws %x2C ) [ ws value ] ]
+/// tuple-body      = [ value ws %x2C [ ws value *( ws %x2C ws value ) [ ws %x2C ] ] ]
 /// ```
 fn tuple<'a>(cx: &Ctx, depth: u32, i: Input<'a>) -> PResult<'a, Vec<Literal>> {
     let d = deeper(depth, i)?;
