@@ -624,6 +624,8 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
             "at most 4096 fields",
         ));
     }
+    let mut seen: std::collections::HashSet<String> =
+        std::collections::HashSet::with_capacity(items.len());
     let mut fields: Vec<Field> = Vec::with_capacity(items.len());
     let mut offset = 0usize;
     for item in items {
@@ -708,10 +710,8 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
                 ));
             }
         } else {
-            if fields
-                .iter()
-                .any(|f| f.name == name || f.title.as_deref() == Some(name.as_str()))
-            {
+            // Names and titles share one namespace (a title is another key for its field).
+            if !seen.insert(name.clone()) {
                 return Err(Error::new(
                     ErrorKind::DuplicateField,
                     name_lit.offset as u64,
@@ -720,16 +720,13 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
                 .found(format!("{name:?} twice")));
             }
             if let Some(t) = &title {
-                if t == &name
-                    || fields
-                        .iter()
-                        .any(|f| &f.name == t || f.title.as_ref() == Some(t))
-                {
+                if !seen.insert(t.clone()) {
                     return Err(Error::new(
                         ErrorKind::DuplicateField,
                         name_lit.offset as u64,
                         "distinct field titles",
-                    ));
+                    )
+                    .found(format!("{t:?} twice")));
                 }
             }
             fields.push(Field {

@@ -61,6 +61,30 @@ pub enum ErrorKind {
     InvalidInput,
     /// An I/O error from the underlying reader or writer.
     Io,
+    /// A `.npz` archive is not a well-formed zip file (no end record, a bad
+    /// signature, truncated or overlapping records, a member name that does not decode).
+    ZipFormat,
+    /// A `.npz` member's local header disagrees with its central-directory entry
+    /// (name, compression method, flags, CRC or sizes).
+    ZipHeaderMismatch,
+    /// Two `.npz` members have the same name.
+    DuplicateMember,
+    /// A `.npz` member is encrypted.
+    EncryptedMember,
+    /// A `.npz` member uses a compression method other than stored (0) or deflated (8).
+    UnsupportedCompression,
+    /// A `.npz` member's decompressed bytes do not have the CRC-32 its headers declare.
+    CrcMismatch,
+    /// A `.npz` member's data does not match the sizes its headers declare.
+    SizeMismatch,
+    /// A `.npz` archive has more members than `max_npz_members`.
+    TooManyMembers,
+    /// The members read from a `.npz` archive decode to more than `max_npz_total_bytes`.
+    TotalTooLarge,
+    /// A `.npz` member decodes to more than `max_npz_ratio` times its compressed size.
+    CompressionRatio,
+    /// No `.npy` member of a `.npz` archive has the requested name.
+    MemberNotFound,
 }
 
 impl ErrorKind {
@@ -88,6 +112,17 @@ impl ErrorKind {
             ErrorKind::TypeMismatch => "type-mismatch",
             ErrorKind::InvalidInput => "invalid-input",
             ErrorKind::Io => "io",
+            ErrorKind::ZipFormat => "zip-format",
+            ErrorKind::ZipHeaderMismatch => "zip-header-mismatch",
+            ErrorKind::DuplicateMember => "duplicate-member",
+            ErrorKind::EncryptedMember => "encrypted-member",
+            ErrorKind::UnsupportedCompression => "unsupported-compression",
+            ErrorKind::CrcMismatch => "crc-mismatch",
+            ErrorKind::SizeMismatch => "size-mismatch",
+            ErrorKind::TooManyMembers => "too-many-members",
+            ErrorKind::TotalTooLarge => "total-too-large",
+            ErrorKind::CompressionRatio => "compression-ratio",
+            ErrorKind::MemberNotFound => "member-not-found",
         }
     }
 }
@@ -165,6 +200,14 @@ impl Error {
     /// What was found instead, when known.
     pub fn found_text(&self) -> Option<&str> {
         self.found.as_deref()
+    }
+
+    /// The same error with the `.npz` member it happened in named at the end of its expected text.
+    #[cfg(feature = "npz")]
+    #[must_use]
+    pub(crate) fn in_member(mut self, member: &str) -> Error {
+        self.expected = format!("{} in npz member {member:?}", self.expected);
+        self
     }
 
     /// The same error moved by `delta` bytes (used when a sub-parser works on a slice).

@@ -208,8 +208,10 @@ fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header>
     let mut fortran: Option<&Literal> = None;
     let mut shape: Option<&Literal> = None;
     let mut extra = Vec::new();
-    for (i, e) in dict.entries.iter().enumerate() {
-        if dict.entries.iter().take(i).any(|prev| prev.key == e.key) {
+    let mut seen: std::collections::HashSet<&str> =
+        std::collections::HashSet::with_capacity(dict.entries.len());
+    for e in &dict.entries {
+        if !seen.insert(e.key.as_str()) {
             return Err(Error::new(
                 ErrorKind::DuplicateKey,
                 e.key_offset as u64,

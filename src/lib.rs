@@ -36,6 +36,7 @@
 )]
 
 pub mod array;
+pub mod compare;
 pub mod decode;
 pub mod dtype;
 pub mod element;
@@ -43,6 +44,8 @@ pub mod error;
 pub mod header;
 pub mod layout;
 pub mod literal;
+#[cfg(feature = "npz")]
+pub mod npz;
 pub mod options;
 mod parser;
 pub mod preamble;
@@ -58,3 +61,8 @@ pub use header::Header;
 pub use options::ReadOptions;
 pub use preamble::{Preamble, Version};
 pub use read::{read_bytes, read_from, read_header, read_path};
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

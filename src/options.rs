@@ -12,6 +12,11 @@
 /// characters in any encoding (10 000 UTF-8 characters are at most 40 000 bytes).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
 
+/// Default cap on the number of members of a `.npz` archive: 65 536, one more
+/// than a zip without zip64 end records can hold. The count is read from the
+/// end record and checked before the central directory is parsed.
+pub const DEFAULT_MAX_NPZ_MEMBERS: usize = 1 << 16;
+
 /// Options for every reader in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -19,6 +24,9 @@ pub struct ReadOptions {
     pub(crate) max_header_bytes: usize,
     pub(crate) numpy_strict: bool,
     pub(crate) allow_trailing_bytes: bool,
+    pub(crate) max_npz_members: Option<usize>,
+    pub(crate) max_npz_total_bytes: Option<u64>,
+    pub(crate) max_npz_ratio: Option<u64>,
 }
 
 impl Default for ReadOptions {
@@ -28,19 +36,27 @@ impl Default for ReadOptions {
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
             numpy_strict: false,
             allow_trailing_bytes: false,
+            max_npz_members: Some(DEFAULT_MAX_NPZ_MEMBERS),
+            max_npz_total_bytes: None,
+            max_npz_ratio: None,
         }
     }
 }
 
 impl ReadOptions {
     /// Options with the defaults: no file-size limit, 64 KiB header cap,
-    /// extra header keys allowed, trailing bytes refused.
+    /// extra header keys allowed, trailing bytes refused; for `.npz` archives
+    /// at most [`DEFAULT_MAX_NPZ_MEMBERS`] members, no total-size and no
+    /// compression-ratio limit.
     pub fn new() -> ReadOptions {
         ReadOptions::default()
     }
 
     /// Limit on the whole file (preamble, header and payload). A file of
     /// exactly this size is accepted. `None` means unlimited.
+    ///
+    /// In a `.npz` archive the limit applies to each member's decompressed
+    /// `.npy` bytes, not to the archive file.
     #[must_use]
     pub fn max_file_bytes(mut self, limit: Option<u64>) -> ReadOptions {
         self.max_file_bytes = limit;
@@ -68,6 +84,57 @@ impl ReadOptions {
     pub fn allow_trailing_bytes(mut self, allow: bool) -> ReadOptions {
         self.allow_trailing_bytes = allow;
         self
+    }
+
+    /// Limit on the number of members of a `.npz` archive (every member,
+    /// `.npy` or not), checked against the count in the zip's end record
+    /// before the central directory is read. `None` means unlimited; the
+    /// default is [`DEFAULT_MAX_NPZ_MEMBERS`].
+    #[must_use]
+    pub fn max_npz_members(mut self, limit: Option<usize>) -> ReadOptions {
+        self.max_npz_members = limit;
+        self
+    }
+
+    /// Limit on the decompressed bytes read from one `.npz` archive, summed
+    /// over every member read through it (a member read twice counts twice).
+    /// Checked as bytes are decompressed, so a member is stopped as soon as the
+    /// sum passes the limit. `None` (the default) means unlimited; decoding is
+    /// still bounded by the archive's size, since deflate expands at most about
+    /// 1032-fold and the reader refuses members whose bytes overlap, so all
+    /// members together decode to at most about 1032 × the archive's size.
+    #[must_use]
+    pub fn max_npz_total_bytes(mut self, limit: Option<u64>) -> ReadOptions {
+        self.max_npz_total_bytes = limit;
+        self
+    }
+
+    /// Limit on a `.npz` member's decompressed size divided by its compressed
+    /// size, checked as bytes are decompressed (a member decoding to more than
+    /// `ratio × compressed size` bytes is refused). `None` (the default) means
+    /// no limit: deflate's own ceiling is about 1032:1 and `np.savez_compressed`
+    /// of a constant array reaches 1028:1 (80 MB of zeros → 77 843 bytes), so
+    /// any ratio limit that could fire also refuses such files. Set it (say to
+    /// 100) when the inputs are measured data that never compress that far.
+    #[must_use]
+    pub fn max_npz_ratio(mut self, ratio: Option<u64>) -> ReadOptions {
+        self.max_npz_ratio = ratio;
+        self
+    }
+
+    /// The `.npz` member-count limit.
+    pub fn get_max_npz_members(&self) -> Option<usize> {
+        self.max_npz_members
+    }
+
+    /// The `.npz` total decompressed-bytes limit.
+    pub fn get_max_npz_total_bytes(&self) -> Option<u64> {
+        self.max_npz_total_bytes
+    }
+
+    /// The `.npz` compression-ratio limit.
+    pub fn get_max_npz_ratio(&self) -> Option<u64> {
+        self.max_npz_ratio
     }
 
     /// The file-size limit.

@@ -2,6 +2,8 @@
 //!
 //! Exit codes: 0 success, 1 an input is invalid (or arrays differ), 2 usage or I/O errors.
 
+mod diff;
+mod npz_cli;
 mod render;
 
 use std::io::Write;
@@ -27,7 +29,8 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct Limits {
-    /// Refuse files larger than N bytes (the whole file; a file of exactly N bytes is accepted).
+    /// Refuse files larger than N bytes (the whole file; a file of exactly N bytes is accepted;
+    /// in a .npz, each member's .npy bytes).
     #[arg(long, value_name = "N")]
     max_file_bytes: Option<u64>,
     /// Refuse headers longer than N bytes (checked before the header is read).
@@ -39,6 +42,15 @@ struct Limits {
     /// Accept bytes after the payload (NumPy ignores them).
     #[arg(long)]
     allow_trailing_bytes: bool,
+    /// .npz: refuse archives of more than N members (checked before the directory is read).
+    #[arg(long, value_name = "N", default_value_t = npyguard::options::DEFAULT_MAX_NPZ_MEMBERS)]
+    max_members: usize,
+    /// .npz: refuse when the members read decompress to more than N bytes in all.
+    #[arg(long, value_name = "N")]
+    max_total_bytes: Option<u64>,
+    /// .npz: refuse a member that decompresses to more than N times its compressed size.
+    #[arg(long, value_name = "N")]
+    max_ratio: Option<u64>,
 }
 
 impl Limits {
@@ -48,6 +60,9 @@ impl Limits {
             .max_header_bytes(self.max_header_bytes)
             .numpy_strict(self.numpy_strict)
             .allow_trailing_bytes(self.allow_trailing_bytes)
+            .max_npz_members(Some(self.max_members))
+            .max_npz_total_bytes(self.max_total_bytes)
+            .max_npz_ratio(self.max_ratio)
     }
 }
 
@@ -90,7 +105,7 @@ enum Command {
     },
     /// Re-encode a file through the reader and writer (dtype, byte order and memory order kept).
     Convert {
-        /// Input .npy file.
+        /// Input .npy file, or .npz archive (see --member).
         input: PathBuf,
         /// Output path.
         #[arg(short, long)]
@@ -98,9 +113,14 @@ enum Command {
         /// Write in C (row-major) order.
         #[arg(long)]
         c_order: bool,
+        /// The array of a .npz input to convert (with or without .npy; optional for one array).
+        #[arg(long, value_name = "NAME")]
+        member: Option<String>,
         #[command(flatten)]
         limits: Limits,
     },
+    /// Compare two arrays value by value (exit 0 equal within tolerance, 1 different, 2 unreadable).
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -136,8 +156,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             input,
             output,
             c_order,
+            member,
             limits,
-        } => convert(&input, &output, c_order, &limits.options()),
+        } => convert(
+            &input,
+            &output,
+            c_order,
+            member.as_deref(),
+            &limits.options(),
+        ),
+        Command::Diff(args) => diff::run(&args),
     }
 }
 
@@ -196,35 +224,18 @@ fn is_io(e: &npyguard::Error) -> bool {
 fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
     let mut code = ExitCode::SUCCESS;
     for path in files {
+        if npz_cli::is_npz(path) {
+            if let Some(c) = npz_cli::inspect(path, opts, as_json) {
+                code = ExitCode::from(c);
+            }
+            continue;
+        }
         match open_header(path, opts) {
             Ok(h) => {
                 if as_json {
                     println!("{}", header_json(path, &h));
                 } else {
-                    println!("{}:", path.display());
-                    println!("  version:        {}", h.version());
-                    println!("  descr:          {}", h.dtype().descr());
-                    println!(
-                        "  shape:          {}",
-                        npyguard::repr::py_shape(
-                            &h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()
-                        )
-                    );
-                    println!(
-                        "  order:          {}",
-                        if h.fortran_order() {
-                            "F (Fortran, column-major)"
-                        } else {
-                            "C (row-major)"
-                        }
-                    );
-                    println!("  elements:       {}", h.element_count());
-                    println!("  itemsize:       {}", h.dtype().itemsize());
-                    println!("  payload offset: {}", h.payload_offset());
-                    println!("  payload bytes:  {}", h.payload_len());
-                    for (k, v) in h.extra() {
-                        println!("  extra key:      {k:?}: {v}");
-                    }
+                    print_header(&path.display().to_string(), &h);
                 }
             }
             Err(e) => {
@@ -240,15 +251,46 @@ fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitC
     Ok(code)
 }
 
+/// The text `inspect` prints for one header, under `label`.
+fn print_header(label: &str, h: &Header) {
+    println!("{label}:");
+    println!("  version:        {}", h.version());
+    println!("  descr:          {}", h.dtype().descr());
+    println!(
+        "  shape:          {}",
+        npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>())
+    );
+    println!(
+        "  order:          {}",
+        if h.fortran_order() {
+            "F (Fortran, column-major)"
+        } else {
+            "C (row-major)"
+        }
+    );
+    println!("  elements:       {}", h.element_count());
+    println!("  itemsize:       {}", h.dtype().itemsize());
+    println!("  payload offset: {}", h.payload_offset());
+    println!("  payload bytes:  {}", h.payload_len());
+    for (k, v) in h.extra() {
+        println!("  extra key:      {k:?}: {v}");
+    }
+}
+
 fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
     let mut any_bad = false;
     let mut any_io = false;
     let mut results = Vec::new();
     for path in files {
-        match read_path(path, opts) {
+        let outcome = if npz_cli::is_npz(path) {
+            npz_cli::validate(path, opts)
+        } else {
+            read_path(path, opts).map(|a| json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}))
+        };
+        match outcome {
             Ok(a) => {
                 if as_json {
-                    results.push(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}));
+                    results.push(a);
                 }
             }
             Err(e) => {
@@ -298,44 +340,64 @@ fn read_or_exit(path: &Path, opts: &ReadOptions) -> Result<Result<Array, ExitCod
 }
 
 fn dump(path: &Path, opts: &ReadOptions, as_json: bool, full: bool) -> Result<ExitCode, String> {
+    if npz_cli::is_npz(path) {
+        return npz_cli::dump(path, opts, as_json, full);
+    }
     let array = match read_or_exit(path, opts)? {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
     let mut out = std::io::stdout().lock();
     if as_json {
-        let data = render::values(&array, Style::Json).map_err(|e| e.to_string())?;
-        let shape = serde_json::to_string(array.shape()).map_err(|e| e.to_string())?;
-        let descr = descr_json(array.header());
-        writeln!(
-            out,
-            "{{\"descr\": {descr}, \"shape\": {shape}, \"fortran_order\": {}, \"data\": {data}}}",
-            array.fortran_order()
-        )
-        .map_err(|e| e.to_string())?;
+        writeln!(out, "{}", array_json(&array)?).map_err(|e| e.to_string())?;
     } else {
-        let summarise = !full && array.len() > 1000;
-        let data = render::values(&array, Style::Text { summarise }).map_err(|e| e.to_string())?;
-        let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
-        writeln!(
-            out,
-            "array({data}, dtype={}, shape={}, order='{}')",
-            array.dtype().descr(),
-            npyguard::repr::py_shape(&shape),
-            if array.fortran_order() { 'F' } else { 'C' }
-        )
-        .map_err(|e| e.to_string())?;
+        writeln!(out, "{}", array_text(&array, full)?).map_err(|e| e.to_string())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON object `dump --json` prints for one array.
+fn array_json(array: &Array) -> Result<String, String> {
+    let data = render::values(array, Style::Json).map_err(|e| e.to_string())?;
+    let shape = serde_json::to_string(array.shape()).map_err(|e| e.to_string())?;
+    let descr = descr_json(array.header());
+    Ok(format!(
+        "{{\"descr\": {descr}, \"shape\": {shape}, \"fortran_order\": {}, \"data\": {data}}}",
+        array.fortran_order()
+    ))
+}
+
+/// The NumPy-like text `dump` prints for one array.
+fn array_text(array: &Array, full: bool) -> Result<String, String> {
+    let summarise = !full && array.len() > 1000;
+    let data = render::values(array, Style::Text { summarise }).map_err(|e| e.to_string())?;
+    let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
+    Ok(format!(
+        "array({data}, dtype={}, shape={}, order='{}')",
+        array.dtype().descr(),
+        npyguard::repr::py_shape(&shape),
+        if array.fortran_order() { 'F' } else { 'C' }
+    ))
 }
 
 fn convert(
     input: &Path,
     output: &Path,
     c_order: bool,
+    member: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<ExitCode, String> {
-    let array = match read_or_exit(input, opts)? {
+    let read = if npz_cli::is_npz(input) {
+        npz_cli::read_member(input, member, opts)?
+    } else if member.is_some() {
+        return Err(format!(
+            "{}: --member applies to .npz input only",
+            input.display()
+        ));
+    } else {
+        read_or_exit(input, opts)?
+    };
+    let array = match read {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };

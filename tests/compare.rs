@@ -1,0 +1,1033 @@
+//! `npyguard::compare` and `npyguard diff` (issue 10).
+//!
+//! * The cases of the article "Reading a file format in 300 lines": `log(-1)` NaN
+//!   against NaN passes, NaN against 1.0 fails, `+inf` against `-inf` fails, and
+//!   `2^53 + 1` against `2^53` as `i64` fails — and would pass through `f64`.
+//! * The type rules (integers exact in their own type, cross-dtype, complex,
+//!   records, strings, datetimes, memory order) and the report.
+//! * The CLI's exit codes and JSON (with `--features cli`).
+//! * Properties (1000 cases each, failures persisted to
+//!   `proptest-regressions/compare.txt`): an array equals itself (NaN payloads
+//!   included) in any memory order, exact and ULP comparison are symmetric, and
+//!   tolerances are monotonic.
+//!
+//! Agreement with `np.isclose` itself is checked by `tests/numpy/diff_isclose.py`.
+
+use npyguard::compare::{compare, CompareOptions, Incompatibility, MismatchKind, Report};
+use npyguard::{
+    Array, ArrayData, DateUnit, Dtype, Element, Endian, Field, Header, NpyArray, Record, TimeUnit,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
+
+const REGRESSIONS: &str = "proptest-regressions/compare.txt";
+
+fn arr<T: Element>(v: Vec<T>, shape: Vec<usize>) -> Array {
+    NpyArray::from_vec(v, shape).unwrap().to_array()
+}
+
+fn vec1<T: Element>(v: &[T]) -> Array {
+    arr(v.to_vec(), vec![v.len()])
+}
+
+fn raw(dtype: Dtype, shape: Vec<usize>, fortran: bool, data: ArrayData) -> Array {
+    Array::new(Header::new(dtype, shape, fortran).unwrap(), data).unwrap()
+}
+
+fn c128(v: Vec<[f64; 2]>) -> Array {
+    let n = v.len();
+    raw(
+        Dtype::C128(Endian::Little),
+        vec![n],
+        false,
+        ArrayData::C128(v),
+    )
+}
+
+fn cmp(a: &Array, b: &Array, opts: &CompareOptions) -> Report {
+    compare(a, b, opts).unwrap()
+}
+
+fn exact() -> CompareOptions {
+    CompareOptions::new()
+}
+
+fn indices(r: &Report) -> Vec<Vec<usize>> {
+    r.mismatches().iter().map(|m| m.index.clone()).collect()
+}
+
+// ------------------------------------------------------------------ the article's cases
+
+#[test]
+fn log_of_minus_one_is_nan_and_equals_a_reference_nan() {
+    let computed = (-1.0f64).ln();
+    assert!(computed.is_nan());
+    // NumPy writes np.nan (0x7ff8...); log(-1) on x86-64 gives the "default NaN" with the sign bit set.
+    let reference = f64::from_bits(0x7ff8_0000_0000_0000);
+    let r = cmp(&vec1(&[computed]), &vec1(&[reference]), &exact());
+    assert!(r.is_equal(), "{r}");
+    // Under every tolerance mode too.
+    for opts in [
+        CompareOptions::isclose(1e-7, 0.0),
+        exact().ulps(Some(0)),
+        exact().signed_zero(true),
+    ] {
+        assert!(cmp(&vec1(&[computed]), &vec1(&[reference]), &opts).is_equal());
+    }
+    // NumPy's default equal_nan=False: a NaN is never equal.
+    let r = cmp(
+        &vec1(&[computed]),
+        &vec1(&[reference]),
+        &exact().nan_equal(false),
+    );
+    assert!(!r.is_equal());
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::BothNan);
+}
+
+#[test]
+fn nan_against_a_number_fails_in_every_mode() {
+    let generous = [
+        exact(),
+        CompareOptions::isclose(1e10, 1e10),
+        exact().ulps(Some(u64::MAX)),
+        exact().nan_equal(false),
+    ];
+    for opts in &generous {
+        for (a, b) in [(f64::NAN, 1.0), (1.0, f64::NAN)] {
+            let r = cmp(&vec1(&[a]), &vec1(&[b]), opts);
+            assert!(!r.is_equal(), "{a} vs {b} with {opts:?}");
+            assert_eq!(r.mismatches()[0].kind, MismatchKind::Nan);
+            assert_eq!(r.mismatches()[0].abs_diff, None);
+        }
+    }
+    let r = cmp(&vec1(&[f64::NAN]), &vec1(&[1.0]), &exact());
+    assert!(
+        r.to_string()
+            .contains("[0]: a = nan, b = 1.0  (NaN against a value)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn infinities_are_equal_only_with_the_same_sign() {
+    let r = cmp(
+        &vec1(&[f64::INFINITY]),
+        &vec1(&[f64::NEG_INFINITY]),
+        &exact(),
+    );
+    assert!(!r.is_equal());
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::Infinity);
+    assert!(r.to_string().contains("a = inf, b = -inf"), "{r}");
+    let same = vec1(&[f64::INFINITY, f64::NEG_INFINITY]);
+    assert!(cmp(&same, &same, &exact()).is_equal());
+    // Never equal to a finite value: not within 1 ULP of f64::MAX (though adjacent in the
+    // bit order), not within any tolerance.
+    for opts in [exact().ulps(Some(1)), CompareOptions::isclose(1.0, 1e300)] {
+        for (a, b) in [(f64::INFINITY, f64::MAX), (f64::MAX, f64::INFINITY)] {
+            let r = cmp(&vec1(&[a]), &vec1(&[b]), &opts);
+            assert!(!r.is_equal(), "{a} vs {b} {opts:?}");
+            assert_eq!(r.mismatches()[0].kind, MismatchKind::Infinity);
+        }
+    }
+    // f32: an infinity that NumPy's f32 arithmetic would let through (rtol * |b| overflows to inf).
+    let r = cmp(
+        &vec1(&[f32::INFINITY]),
+        &vec1(&[3e38f32]),
+        &CompareOptions::isclose(10.0, 0.0),
+    );
+    assert!(!r.is_equal(), "{r}");
+}
+
+#[test]
+fn two_pow_53_plus_one_is_not_two_pow_53_as_i64() {
+    let big = (1i64 << 53) + 1;
+    let a = vec1(&[big]);
+    let b = vec1(&[1i64 << 53]);
+    let r = cmp(&a, &b, &exact());
+    assert!(!r.is_equal(), "compared as i64, the values differ");
+    assert_eq!(r.mismatches()[0].abs_diff, Some(1.0));
+    assert!(
+        r.to_string()
+            .contains("a = 9007199254740993, b = 9007199254740992"),
+        "{r}"
+    );
+    // Integers are exact whatever the tolerance.
+    assert!(!cmp(&a, &b, &CompareOptions::isclose(1e-3, 0.5).ulps(Some(10))).is_equal());
+
+    // The trap the article describes: through f64 both become 2^53 and the comparison passes.
+    let (fa, fb) = (a.to_f64_lossy().unwrap(), b.to_f64_lossy().unwrap());
+    assert_eq!(fa, fb);
+    let lossy = cmp(&vec1(&fa), &vec1(&fb), &exact());
+    assert!(
+        lossy.is_equal(),
+        "if this ever fails, f64 gained precision and this assertion can go"
+    );
+
+    // u64 likewise, and an integer against a float is exact too.
+    let r = cmp(&vec1(&[(1u64 << 53) + 1]), &vec1(&[1u64 << 53]), &exact());
+    assert!(!r.is_equal());
+    let cross = exact().cross_dtype(true);
+    assert!(!cmp(&a, &vec1(&[2f64.powi(53)]), &cross).is_equal());
+    assert!(!cmp(&vec1(&[2f64.powi(53)]), &a, &cross).is_equal());
+    assert!(cmp(&b, &vec1(&[2f64.powi(53)]), &cross).is_equal());
+    assert!(!cmp(&vec1(&[3i64]), &vec1(&[3.5f64]), &cross).is_equal());
+    assert!(cmp(
+        &vec1(&[3i64]),
+        &vec1(&[3.5f64]),
+        &CompareOptions::isclose(0.0, 0.5).cross_dtype(true)
+    )
+    .is_equal());
+}
+
+#[test]
+fn i64_against_u64_goes_through_i128() {
+    let cross = exact().cross_dtype(true);
+    // -1 and u64::MAX have the same bits; 2^63 and i64::MIN too.
+    let r = cmp(
+        &vec1(&[-1i64, i64::MIN, 5]),
+        &vec1(&[u64::MAX, 1u64 << 63, 5]),
+        &cross,
+    );
+    assert_eq!(indices(&r), [vec![0], vec![1]]);
+    assert!(
+        r.to_string().contains("a = -1, b = 18446744073709551615"),
+        "{r}"
+    );
+    assert!(cmp(&vec1(&[i64::MAX]), &vec1(&[i64::MAX as u64]), &cross).is_equal());
+    // Without cross_dtype the dtype difference is reported and nothing is compared.
+    let r = cmp(&vec1(&[5i64]), &vec1(&[5u64]), &exact());
+    assert!(
+        matches!(r.incompatibilities(), [Incompatibility::Dtype { a, b, .. }] if a == "<i8" && b == "<u8")
+    );
+    assert_eq!(r.compared(), 0);
+    // Booleans are 0 and 1 among the integers.
+    assert!(cmp(&vec1(&[true, false]), &vec1(&[1u8, 0]), &cross).is_equal());
+}
+
+#[test]
+fn signed_zero_is_optional() {
+    let (p, n) = (vec1(&[0.0f64]), vec1(&[-0.0f64]));
+    assert!(cmp(&p, &n, &exact()).is_equal());
+    let r = cmp(&p, &n, &exact().signed_zero(true));
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::SignedZero);
+    assert!(r.to_string().contains("a = 0.0, b = -0.0"), "{r}");
+    // Also within a tolerance and within ULPs (+0 and -0 are 0 ULP apart).
+    assert!(!cmp(&p, &n, &CompareOptions::isclose(1.0, 1.0).signed_zero(true)).is_equal());
+    assert!(!cmp(&p, &n, &exact().ulps(Some(5)).signed_zero(true)).is_equal());
+    assert_eq!(cmp(&p, &n, &exact()).max_ulps(), Some(0));
+}
+
+// ------------------------------------------------------------------ tolerance semantics
+
+#[test]
+fn isclose_scales_with_the_reference_b() {
+    let opts = CompareOptions::isclose(0.5, 0.0);
+    // |1 - 2| <= 0.5 * |2|, but not <= 0.5 * |1|: not symmetric, as in NumPy.
+    assert!(cmp(&vec1(&[1.0f64]), &vec1(&[2.0f64]), &opts).is_equal());
+    assert!(!cmp(&vec1(&[2.0f64]), &vec1(&[1.0f64]), &opts).is_equal());
+    // The numpy.isclose docstring's examples.
+    let dflt = CompareOptions::isclose(1e-5, 1e-8);
+    let r = cmp(&vec1(&[1e10, 1e-7]), &vec1(&[1.00001e10, 1e-8]), &dflt);
+    assert_eq!(indices(&r), [vec![1]]);
+    assert!(cmp(&vec1(&[1e10, 1e-8]), &vec1(&[1.00001e10, 1e-9]), &dflt).is_equal());
+    assert_eq!(
+        indices(&cmp(&vec1(&[1e10, 1e-8]), &vec1(&[1.0001e10, 1e-9]), &dflt)),
+        [vec![0]]
+    );
+    assert_eq!(
+        indices(&cmp(&vec1(&[1e-8, 1e-7]), &vec1(&[0.0, 0.0]), &dflt)),
+        [vec![1]]
+    );
+    assert_eq!(
+        cmp(
+            &vec1(&[1e-100, 1e-7]),
+            &vec1(&[0.0, 0.0]),
+            &CompareOptions::isclose(1e-5, 0.0)
+        )
+        .mismatch_count(),
+        2
+    );
+    assert!(cmp(&vec1(&[1e-10, 1e-10]), &vec1(&[1e-20, 0.0]), &dflt).is_equal());
+    let r = cmp(
+        &vec1(&[1e-10, 1e-10]),
+        &vec1(&[1e-20, 0.999999e-10]),
+        &CompareOptions::isclose(1e-5, 0.0),
+    );
+    assert_eq!(indices(&r), [vec![0]]);
+}
+
+#[test]
+fn f4_pairs_are_judged_in_f4_arithmetic_as_numpy_does() {
+    // b = 1, a = 1 + 2^-23 (1 ULP): |a - b| = 2^-23 exactly; rtol = 2^-23 as f32 is exact.
+    let a = vec1(&[1.0f32 + f32::EPSILON]);
+    let b = vec1(&[1.0f32]);
+    assert!(cmp(
+        &a,
+        &b,
+        &CompareOptions::isclose(f64::from(f32::EPSILON), 0.0)
+    )
+    .is_equal());
+    // An rtol slightly below 2^-23 in f64 rounds to 2^-23 in f32 (NumPy casts the Python float):
+    let rtol = f64::from(f32::EPSILON) * (1.0 - 1e-12);
+    assert_eq!(rtol as f32, f32::EPSILON);
+    assert!(cmp(&a, &b, &CompareOptions::isclose(rtol, 0.0)).is_equal());
+    // …whereas against an f8 reference the arithmetic is f8 and the same rtol is too small.
+    let b64 = vec1(&[1.0f64]);
+    assert!(!cmp(
+        &a,
+        &b64,
+        &CompareOptions::isclose(rtol, 0.0).cross_dtype(true)
+    )
+    .is_equal());
+}
+
+#[test]
+fn ulps_count_representable_values() {
+    let one = 1.0f64;
+    let next = |x: f64, k: u64| f64::from_bits(x.to_bits() + k);
+    let r = cmp(
+        &vec1(&[next(one, 3)]),
+        &vec1(&[one]),
+        &exact().ulps(Some(2)),
+    );
+    assert_eq!(r.mismatches()[0].ulps, Some(3));
+    assert!(cmp(
+        &vec1(&[next(one, 3)]),
+        &vec1(&[one]),
+        &exact().ulps(Some(3))
+    )
+    .is_equal());
+    // Across zero: the smallest subnormals of both signs are 2 ULP apart.
+    let tiny = f64::from_bits(1);
+    assert_eq!(
+        cmp(&vec1(&[tiny]), &vec1(&[-tiny]), &exact()).max_ulps(),
+        Some(2)
+    );
+    // Tolerance or ULPs: either passes.
+    let opts = CompareOptions::isclose(0.0, 1e-300).ulps(Some(1));
+    assert!(cmp(&vec1(&[next(one, 1), 1e-301]), &vec1(&[one, 0.0]), &opts).is_equal());
+    // f2 has ULPs of its own.
+    let h = |bits: Vec<u16>| {
+        raw(
+            Dtype::F16(Endian::Little),
+            vec![bits.len()],
+            false,
+            ArrayData::F16(bits),
+        )
+    };
+    let r = cmp(&h(vec![0x3c00, 0x3c05]), &h(vec![0x3c01, 0x3c05]), &exact());
+    assert_eq!((r.mismatch_count(), r.max_ulps()), (1, Some(1)));
+    assert!(r.to_string().contains("a = 1.0, b = 1.0009765625"), "{r}");
+}
+
+#[test]
+fn f4_result_against_f8_reference() {
+    let result = vec1(&[0.1f32, 1.0 / 3.0, 2.5]);
+    let reference = vec1(&[0.1f64, 1.0 / 3.0, 2.5 + 1e-6]);
+    let r = cmp(&result, &reference, &exact());
+    assert!(matches!(
+        r.incompatibilities(),
+        [Incompatibility::Dtype { .. }]
+    ));
+    assert!(
+        r.to_string().contains("dtypes differ: a <f4 vs b <f8"),
+        "{r}"
+    );
+    // In f4 ULPs, the first two are the correctly rounded results.
+    let r = cmp(
+        &result,
+        &reference,
+        &exact().cross_dtype(true).ulps(Some(0)),
+    );
+    assert_eq!(indices(&r), [vec![2]]);
+    let r = cmp(
+        &result,
+        &reference,
+        &CompareOptions::isclose(1e-6, 0.0).cross_dtype(true),
+    );
+    assert!(r.is_equal(), "{r}");
+    // Byte order is never a difference.
+    let be = NpyArray::from_vec_with(vec![0.1f32, 1.0 / 3.0, 2.5], vec![3], false, Endian::Big)
+        .unwrap()
+        .to_array();
+    assert!(cmp(&result, &be, &exact()).is_equal());
+}
+
+#[test]
+fn fortran_and_c_order_compare_in_logical_order() {
+    // [[1, 2, 3], [4, 5, 6]] in Fortran order is 1 4 2 5 3 6 in memory.
+    let f = NpyArray::from_vec_with(
+        vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0],
+        vec![2, 3],
+        true,
+        Endian::Little,
+    )
+    .unwrap()
+    .to_array();
+    let c = arr(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![2, 3]);
+    assert!(cmp(&f, &c, &exact()).is_equal());
+    assert!(cmp(&c, &f, &exact()).is_equal());
+    let c2 = arr(vec![1.0, 2.0, 3.0, 4.0, 5.5, 6.0], vec![2, 3]);
+    let r = cmp(&f, &c2, &exact());
+    assert_eq!(indices(&r), [vec![1, 1]]);
+    assert!(r.to_string().contains("[1, 1]: a = 5.0, b = 5.5"), "{r}");
+    // Same memory, different order: not equal.
+    let c_same_memory = arr(vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0], vec![2, 3]);
+    assert_eq!(cmp(&f, &c_same_memory, &exact()).mismatch_count(), 4);
+}
+
+// ------------------------------------------------------------------ other dtypes
+
+#[test]
+fn complex_per_component_or_by_modulus() {
+    let opts = CompareOptions::isclose(1e-9, 0.0);
+    let a = c128(vec![[1e6, 2e-10], [1.0, 1.0]]);
+    let b = c128(vec![[1e6, 1e-10], [1.0, 1.0]]);
+    let r = cmp(&a, &b, &opts);
+    assert_eq!(indices(&r), [vec![0]]);
+    assert!(
+        r.to_string()
+            .contains("a = (1000000.0+2e-10j), b = (1000000.0+1e-10j)"),
+        "{r}"
+    );
+    assert!(cmp(&a, &b, &opts.clone().complex_modulus(true)).is_equal());
+    // NaN per component: nan+1j against nan+2j differ in the imaginary part…
+    let (x, y) = (c128(vec![[f64::NAN, 1.0]]), c128(vec![[f64::NAN, 2.0]]));
+    assert!(!cmp(&x, &y, &exact()).is_equal());
+    assert!(cmp(&x, &x, &exact()).is_equal());
+    // …while NumPy's isclose(equal_nan=True) calls any complex with a NaN part NaN.
+    assert!(cmp(&x, &y, &exact().complex_modulus(true)).is_equal());
+    assert!(!cmp(&x, &y, &exact().complex_modulus(true).nan_equal(false)).is_equal());
+    // Infinities per component.
+    let (p, m) = (
+        c128(vec![[f64::INFINITY, 0.0]]),
+        c128(vec![[f64::NEG_INFINITY, 0.0]]),
+    );
+    assert_eq!(
+        cmp(&p, &m, &exact()).mismatches()[0].kind,
+        MismatchKind::Infinity
+    );
+    // A real reference against a complex result, across dtypes: imaginary part 0.
+    assert!(cmp(
+        &c128(vec![[2.0, 0.0]]),
+        &vec1(&[2.0f64]),
+        &exact().cross_dtype(true)
+    )
+    .is_equal());
+    assert!(!cmp(
+        &c128(vec![[2.0, 1e-3]]),
+        &vec1(&[2.0f64]),
+        &exact().cross_dtype(true)
+    )
+    .is_equal());
+    // c8 against c16.
+    let c8 = raw(
+        Dtype::C64(Endian::Little),
+        vec![1],
+        false,
+        ArrayData::C64(vec![[0.1, -0.2]]),
+    );
+    let r = cmp(
+        &c8,
+        &c128(vec![[0.1, -0.2]]),
+        &exact().cross_dtype(true).ulps(Some(0)),
+    );
+    assert!(r.is_equal(), "{r}");
+    assert!(!cmp(&c8, &c128(vec![[0.1, -0.2]]), &exact().cross_dtype(true)).is_equal());
+}
+
+fn record(fields: &[(&str, Dtype, Vec<usize>)]) -> Record {
+    let mut offset = 0;
+    let mut out = Vec::new();
+    for (name, dtype, shape) in fields {
+        let f = Field {
+            name: name.to_string(),
+            title: None,
+            dtype: dtype.clone(),
+            shape: shape.clone(),
+            offset,
+        };
+        offset += f.size();
+        out.push(f);
+    }
+    Record {
+        fields: out,
+        itemsize: offset,
+    }
+}
+
+#[test]
+fn records_compare_field_by_field_by_name() {
+    let le = Endian::Little;
+    // a: (x f8, pos i4[2]); b: the same fields in the other order.
+    let ra = record(&[
+        ("x", Dtype::F64(le), vec![]),
+        ("pos", Dtype::I32(le), vec![2]),
+    ]);
+    let rb = record(&[
+        ("pos", Dtype::I32(le), vec![2]),
+        ("x", Dtype::F64(le), vec![]),
+    ]);
+    let bytes_a = |x: [f64; 2], pos: [[i32; 2]; 2]| {
+        let mut v = Vec::new();
+        for k in 0..2 {
+            v.extend(x[k].to_le_bytes());
+            v.extend(pos[k][0].to_le_bytes());
+            v.extend(pos[k][1].to_le_bytes());
+        }
+        v
+    };
+    let bytes_b = |x: [f64; 2], pos: [[i32; 2]; 2]| {
+        let mut v = Vec::new();
+        for k in 0..2 {
+            v.extend(pos[k][0].to_le_bytes());
+            v.extend(pos[k][1].to_le_bytes());
+            v.extend(x[k].to_le_bytes());
+        }
+        v
+    };
+    let a = raw(
+        Dtype::Record(ra.clone()),
+        vec![2],
+        false,
+        ArrayData::Record(bytes_a([1.0, f64::NAN], [[1, 2], [3, 4]])),
+    );
+    let b = raw(
+        Dtype::Record(rb.clone()),
+        vec![2],
+        false,
+        ArrayData::Record(bytes_b([1.0, f64::NAN], [[1, 2], [3, 4]])),
+    );
+    let r = cmp(&a, &b, &exact());
+    assert!(r.is_equal(), "{r}");
+    assert_eq!(r.compared(), 6);
+    let b2 = raw(
+        Dtype::Record(rb),
+        vec![2],
+        false,
+        ArrayData::Record(bytes_b([1.5, f64::NAN], [[1, 2], [3, 5]])),
+    );
+    let r = cmp(&a, &b2, &exact());
+    let found: Vec<(Vec<usize>, String)> = r
+        .mismatches()
+        .iter()
+        .map(|m| (m.index.clone(), m.field.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(vec![0], "x".to_string()), (vec![1], "pos[1]".to_string())]
+    );
+    assert!(r.to_string().contains("[1].pos[1]: a = 4, b = 5"), "{r}");
+    // A field on one side only.
+    let rc = record(&[("x", Dtype::F64(le), vec![]), ("y", Dtype::F64(le), vec![])]);
+    let mut bytes = Vec::new();
+    for v in [1.0f64, 0.0, f64::NAN, 0.0] {
+        bytes.extend(v.to_le_bytes());
+    }
+    let c = raw(Dtype::Record(rc), vec![2], false, ArrayData::Record(bytes));
+    let r = cmp(&a, &c, &exact());
+    assert!(!r.is_equal());
+    let inc: Vec<String> = r
+        .incompatibilities()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        inc,
+        ["field \"pos\" is only in a", "field \"y\" is only in b"]
+    );
+    assert_eq!(r.compared(), 2, "the common field x is still compared");
+    assert!(r.to_string().contains("field \"y\" is only in b"), "{r}");
+    let r = cmp(&a, &vec1(&[1.0f64, 2.0]), &exact().cross_dtype(true));
+    assert!(
+        matches!(r.incompatibilities(), [Incompatibility::Dtype { reason, .. }] if *reason == "a record and a non-record"),
+        "{r}"
+    );
+}
+
+#[test]
+fn strings_bytes_and_datetimes_are_exact() {
+    let u = |s: &str, w: usize| {
+        let mut chars: Vec<char> = s.chars().collect();
+        chars.resize(w, '\0');
+        raw(
+            Dtype::Unicode(w, Endian::Little),
+            vec![1],
+            false,
+            ArrayData::Unicode(chars),
+        )
+    };
+    assert!(cmp(&u("abc", 3), &u("abc", 3), &exact()).is_equal());
+    let r = cmp(&u("abc", 3), &u("abd", 3), &exact());
+    assert!(r.to_string().contains("a = 'abc', b = 'abd'"), "{r}");
+    assert!(!cmp(&u("ab", 3), &u("ab", 5), &exact()).is_equal());
+    assert!(cmp(&u("ab", 3), &u("ab", 5), &exact().cross_dtype(true)).is_equal());
+    let s = |b: &[u8]| {
+        raw(
+            Dtype::Bytes(b.len()),
+            vec![1],
+            false,
+            ArrayData::Bytes(b.to_vec()),
+        )
+    };
+    assert!(cmp(&s(b"ab\0"), &s(b"ab\0"), &exact()).is_equal());
+    assert!(!cmp(&s(b"ab\0"), &s(b"ab\x01"), &exact()).is_equal());
+    let r = cmp(&s(b"ab\0"), &u("ab", 3), &exact().cross_dtype(true));
+    assert!(matches!(
+        r.incompatibilities(),
+        [Incompatibility::Dtype { .. }]
+    ));
+
+    let ns = DateUnit {
+        unit: TimeUnit::Nano,
+        multiple: 1,
+    };
+    let us = DateUnit {
+        unit: TimeUnit::Micro,
+        multiple: 1,
+    };
+    let m = |u: DateUnit, v: Vec<i64>| {
+        raw(
+            Dtype::DateTime(u, Endian::Little),
+            vec![v.len()],
+            false,
+            ArrayData::DateTime(v),
+        )
+    };
+    let nat = i64::MIN;
+    assert!(cmp(&m(ns, vec![1, nat]), &m(ns, vec![1, nat]), &exact()).is_equal());
+    let r = cmp(
+        &m(ns, vec![1, nat]),
+        &m(ns, vec![1, nat]),
+        &exact().nan_equal(false),
+    );
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::BothNan);
+    let r = cmp(
+        &m(ns, vec![1, 5]),
+        &m(ns, vec![nat, 6]),
+        &CompareOptions::isclose(1.0, 10.0),
+    );
+    assert_eq!(r.mismatch_count(), 2, "datetimes are exact: {r}");
+    assert!(r.to_string().contains("a = 1[ns], b = NaT"), "{r}");
+    let r = cmp(&m(ns, vec![1]), &m(us, vec![1]), &exact().cross_dtype(true));
+    assert!(
+        matches!(r.incompatibilities(), [Incompatibility::Dtype { .. }]),
+        "{r}"
+    );
+}
+
+// ------------------------------------------------------------------ the report
+
+#[test]
+fn shapes_must_match() {
+    let r = cmp(
+        &arr(vec![1.0f64; 6], vec![2, 3]),
+        &arr(vec![1.0f64; 6], vec![6]),
+        &exact(),
+    );
+    assert!(!r.is_equal());
+    assert_eq!(r.compared(), 0);
+    assert!(
+        r.to_string().contains("shapes differ: a (2, 3) vs b (6,)"),
+        "{r}"
+    );
+    let r = cmp(
+        &arr(vec![1.0f64], vec![]),
+        &arr(vec![1.0f64], vec![1]),
+        &exact(),
+    );
+    assert!(!r.is_equal(), "0-d is not (1,)");
+    assert!(cmp(
+        &arr(Vec::<f64>::new(), vec![0, 3]),
+        &arr(Vec::<f64>::new(), vec![0, 3]),
+        &exact()
+    )
+    .is_equal());
+}
+
+#[test]
+fn report_reads_well_in_a_failing_test() {
+    let n = 30;
+    let a: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let mut b = a.clone();
+    for k in (0..n).step_by(2) {
+        b[k] += 0.5;
+    }
+    b[1] = f64::NAN;
+    let r = cmp(
+        &arr(a, vec![5, 6]),
+        &arr(b, vec![5, 6]),
+        &CompareOptions::isclose(1e-3, 0.0).max_report(3),
+    );
+    assert_eq!(r.mismatch_count(), 16);
+    assert_eq!(r.mismatches().len(), 3);
+    let text = r.to_string();
+    let expected = "arrays differ in 16 of 30 values (53.333%): <f8 (5, 6), compared within |a - b| <= 0.0 + 0.001 * |b| (nan == nan)
+  max |a - b| = 0.5, max |a - b|/|b| = 1.0, max 4602678819172646912 ULP
+  first 3 mismatches (b is the reference):
+    [0, 0]: a = 0.0, b = 0.5  (|a - b| = 0.5, |a - b|/|b| = 1.0, 4602678819172646912 ULP)
+    [0, 1]: a = 1.0, b = nan  (NaN against a value)
+    [0, 2]: a = 2.0, b = 2.5  (|a - b| = 0.5, |a - b|/|b| = 0.2, 1125899906842624 ULP)
+    ... and 13 more";
+    assert_eq!(text, expected);
+    let ok = cmp(&vec1(&[1.0f64]), &vec1(&[1.0f64]), &exact());
+    assert_eq!(
+        ok.to_string(),
+        "arrays are equal: 1 value of <f8 (1,) compared exactly (nan == nan); max |a - b| = 0.0, max |a - b|/|b| = 0.0, max 0 ULP"
+    );
+}
+
+#[test]
+fn invalid_tolerances_are_errors() {
+    let a = vec1(&[1.0f64]);
+    for opts in [
+        CompareOptions::isclose(-1.0, 0.0),
+        CompareOptions::isclose(0.0, f64::NAN),
+        CompareOptions::isclose(f64::INFINITY, 0.0),
+    ] {
+        assert_eq!(
+            compare(&a, &a, &opts).unwrap_err().kind(),
+            npyguard::ErrorKind::InvalidInput
+        );
+    }
+}
+
+// ------------------------------------------------------------------ the CLI
+
+#[cfg(feature = "cli")]
+mod cli {
+    use super::*;
+    use std::path::PathBuf;
+    use std::process::{Command, Output};
+
+    /// A scratch directory for one test, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(test: &str) -> Scratch {
+            let dir = std::env::temp_dir()
+                .join(format!("npyguard-compare-{}-{test}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn npy(&self, name: &str, a: &Array) -> PathBuf {
+            let p = self.0.join(name);
+            npyguard::write::to_path(&p, a).unwrap();
+            p
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn diff(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_npyguard"))
+            .arg("diff")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn s(p: &std::path::Path) -> &str {
+        p.to_str().unwrap()
+    }
+
+    #[test]
+    fn exit_codes() {
+        let dir = Scratch::new("exit-codes");
+        let a = dir.npy("a.npy", &vec1(&[1.0f64, f64::NAN, 3.0]));
+        let b = dir.npy("b.npy", &vec1(&[1.0f64, f64::NAN, 3.0 + 1e-9]));
+        let out = diff(&[s(&a), s(&b)]);
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("arrays differ in 1 of 3 values")
+                && text.contains("[2]: a = 3.0, b = 3.000000001"),
+            "{text}"
+        );
+        assert_eq!(
+            diff(&[s(&a), s(&b), "--rtol", "1e-6"]).status.code(),
+            Some(0)
+        );
+        assert_eq!(
+            diff(&[s(&a), s(&b), "--atol", "1e-8", "--nan-unequal"])
+                .status
+                .code(),
+            Some(1)
+        );
+        assert_eq!(
+            diff(&[s(&a), s(&b), "--atol", "1e-8", "--nan-equal"])
+                .status
+                .code(),
+            Some(0)
+        );
+        // Usage and read errors: 2.
+        assert_eq!(
+            diff(&[s(&a), s(&b), "--nan-equal", "--nan-unequal"])
+                .status
+                .code(),
+            Some(2)
+        );
+        assert_eq!(diff(&[s(&a), s(&b), "--rtol", "-1"]).status.code(), Some(2));
+        assert_eq!(diff(&[s(&a), "/nonexistent/b.npy"]).status.code(), Some(2));
+        let junk = a.with_file_name("junk.npy");
+        std::fs::write(&junk, b"not an npy file").unwrap();
+        let out = diff(&[s(&a), s(&junk)]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("bad-magic"));
+    }
+
+    #[cfg(feature = "npz")]
+    #[test]
+    fn npz_archives_compare_member_by_member() {
+        let dir = Scratch::new("npz");
+        let (x, y, y2, z) = (
+            vec1(&[1.0f64, 2.0]),
+            vec1(&[1i32, 2, 3]),
+            vec1(&[1i32, 2, 4]),
+            vec1(&[0u8]),
+        );
+        let (pa, pb, pc) = (
+            dir.0.join("a.npz"),
+            dir.0.join("b.npz"),
+            dir.0.join("c.npz"),
+        );
+        npyguard::npz::savez_path(&pa, &[("x", &x), ("y", &y), ("z", &z)]).unwrap();
+        npyguard::npz::savez_path(&pb, &[("y", &y), ("x", &x), ("z", &z)]).unwrap();
+        npyguard::npz::savez_path(&pc, &[("x", &x), ("y", &y2), ("w", &z)]).unwrap();
+        assert_eq!(
+            diff(&[s(&pa), s(&pb)]).status.code(),
+            Some(0),
+            "member order does not matter"
+        );
+        let out = diff(&[s(&pa), s(&pc), "--json"]);
+        assert_eq!(out.status.code(), Some(1));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["only_in_a"], serde_json::json!(["z"]));
+        assert_eq!(v["only_in_b"], serde_json::json!(["w"]));
+        assert_eq!(v["members"][0]["equal"], true);
+        assert_eq!(v["members"][1]["name"], "y");
+        assert_eq!(
+            v["members"][1]["mismatches"][0]["index"],
+            serde_json::json!([2])
+        );
+        let text = String::from_utf8(diff(&[s(&pa), s(&pc)]).stdout).unwrap();
+        assert!(
+            text.contains("y: arrays differ in 1 of 3 values") && text.contains("z: only in a"),
+            "{text}"
+        );
+        let npy = dir.npy("x.npy", &x);
+        assert_eq!(diff(&[s(&pa), s(&npy)]).status.code(), Some(2));
+    }
+
+    #[test]
+    fn json_lists_mismatches() {
+        let f = NpyArray::from_vec_with(
+            vec![1.0f64, 4.0, 2.0, 5.0, 3.0, 6.0],
+            vec![2, 3],
+            true,
+            Endian::Little,
+        )
+        .unwrap();
+        let dir = Scratch::new("json");
+        let a = dir.npy("f.npy", &f.to_array());
+        let b = dir.npy(
+            "c.npy",
+            &arr(vec![1.0, 2.5, 3.0, 4.0, 5.0, f64::INFINITY], vec![2, 3]),
+        );
+        let out = diff(&[s(&a), s(&b), "--json", "--max-report", "1"]);
+        assert_eq!(out.status.code(), Some(1));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["equal"], false);
+        assert_eq!(v["mismatch_count"], 2);
+        assert_eq!(v["truncated"], true);
+        assert_eq!(v["mismatches"][0]["index"], serde_json::json!([0, 1]));
+        assert_eq!(v["mismatches"][0]["a"], "2.0");
+        assert_eq!(v["mismatches"][0]["b"], "2.5");
+        assert_eq!(v["a"]["fortran_order"], true);
+        let out = diff(&[s(&a), s(&b), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["mismatches"][1]["index"], serde_json::json!([1, 2]));
+        assert_eq!(v["mismatches"][1]["kind"], "infinity");
+        assert_eq!(v["mismatches"][1]["abs_diff"], serde_json::Value::Null);
+    }
+}
+
+// ------------------------------------------------------------------ properties
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 1000,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(REGRESSIONS))),
+        ..ProptestConfig::default()
+    }
+}
+
+/// Any f64, weighted towards the values that matter: NaNs with payloads and signs,
+/// infinities, zeros, subnormals, extremes.
+fn any_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        4 => any::<u64>().prop_map(f64::from_bits),
+        2 => -1e6f64..1e6,
+        1 => (any::<bool>(), 0u64..(1 << 52)).prop_map(|(neg, payload)| {
+            f64::from_bits(((neg as u64) << 63) | 0x7ff0_0000_0000_0000 | payload.max(1))
+        }),
+        1 => prop::sample::select(vec![
+            f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, f64::MAX, f64::MIN, f64::MIN_POSITIVE,
+            f64::from_bits(1), -f64::from_bits(1), f64::EPSILON, 1.0, -1.0,
+        ]),
+    ]
+}
+
+/// A value near `x`: itself, a few ULPs away (crossing zero too), relatively close, or anything.
+fn near(x: f64) -> impl Strategy<Value = f64> {
+    prop_oneof![
+        1 => Just(x),
+        2 => (-4i64..=4).prop_map(move |k| step(x, k)),
+        2 => (-1e-6f64..1e-6).prop_map(move |e| x * (1.0 + e)),
+        1 => any_f64(),
+    ]
+}
+
+/// `x` moved `k` representable values (through zero, saturating at the infinities).
+fn step(x: f64, k: i64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let ord = |v: f64| -> i64 {
+        let b = v.to_bits() as i64;
+        if b < 0 {
+            -(b & i64::MAX)
+        } else {
+            b
+        }
+    };
+    let o = ord(x)
+        .saturating_add(k)
+        .clamp(-(0x7ff0_0000_0000_0000), 0x7ff0_0000_0000_0000);
+    if o < 0 {
+        -f64::from_bits((-o) as u64)
+    } else {
+        f64::from_bits(o as u64)
+    }
+}
+
+/// A shape with `len`-compatible dims: 0 to 3 dimensions of 0 to 4.
+fn shape() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0usize..5, 0..4)
+}
+
+fn f64_array(shape: Vec<usize>, data: Vec<f64>, fortran: bool) -> Array {
+    NpyArray::from_vec_with(data, shape, fortran, Endian::Little)
+        .unwrap()
+        .to_array()
+}
+
+fn pairs(shape: Vec<usize>) -> impl Strategy<Value = (Vec<usize>, Vec<(f64, f64)>)> {
+    let n: usize = shape.iter().product();
+    let pair = any_f64().prop_flat_map(|x| (Just(x), near(x)));
+    (Just(shape), prop::collection::vec(pair, n))
+}
+
+fn split(p: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>) {
+    p.iter().copied().unzip()
+}
+
+fn all_listed(opts: CompareOptions) -> CompareOptions {
+    opts.max_report(usize::MAX)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// compare(a, a) is equal for every value (NaN payloads included) with nan == nan,
+    /// in every mode and whatever the memory order of either side.
+    #[test]
+    fn an_array_equals_itself(
+        (shape, data) in shape().prop_flat_map(|s| { let n: usize = s.iter().product(); (Just(s), prop::collection::vec(any_f64(), n)) }),
+        fortran in any::<bool>(),
+        signed_zero in any::<bool>(),
+        ulps in prop::option::of(0u64..4),
+        rtol in prop::sample::select(vec![0.0, 1e-7, 0.5]),
+    ) {
+        let a = f64_array(shape.clone(), data.clone(), false);
+        let opts = CompareOptions::isclose(rtol, 0.0).ulps(ulps).signed_zero(signed_zero);
+        let r = cmp(&a, &a, &opts);
+        prop_assert!(r.is_equal(), "{}", r);
+        prop_assert_eq!(r.compared(), a.len());
+        let other = if fortran { a.to_fortran_order() } else { a.clone() };
+        prop_assert!(cmp(&a, &other, &opts).is_equal());
+        prop_assert!(cmp(&other, &a, &opts).is_equal());
+        // The same through f32, c16 and i64/u64 (bit patterns reused).
+        let f32s: Vec<f32> = data.iter().map(|&x| f32::from_bits(x.to_bits() as u32)).collect();
+        let a32 = NpyArray::from_vec_with(f32s, shape.clone(), fortran, Endian::Big).unwrap().to_array();
+        prop_assert!(cmp(&a32, &a32.to_c_order(), &opts).is_equal());
+        let cx: Vec<[f64; 2]> = data.iter().map(|&x| [x, f64::from_bits(x.to_bits().rotate_left(17))]).collect();
+        let ac = raw(Dtype::C128(Endian::Little), shape.clone(), false, ArrayData::C128(cx));
+        prop_assert!(cmp(&ac, &ac.to_fortran_order(), &opts).is_equal());
+        prop_assert!(cmp(&ac, &ac, &opts.clone().complex_modulus(true)).is_equal());
+        let ints: Vec<i64> = data.iter().map(|&x| x.to_bits() as i64).collect();
+        let ai = NpyArray::from_vec_with(ints, shape.clone(), fortran, Endian::Little).unwrap().to_array();
+        prop_assert!(cmp(&ai, &ai.to_c_order(), &opts).is_equal());
+    }
+
+    /// Exact and ULP comparison are symmetric: the same mismatches, at the same indices,
+    /// of the same kinds, with the same ULP distances — also across f4 and f8.
+    #[test]
+    fn exact_and_ulp_comparison_are_symmetric(
+        (shape, p) in shape().prop_flat_map(pairs),
+        ulps in prop::option::of(0u64..6),
+        nan_equal in any::<bool>(),
+        signed_zero in any::<bool>(),
+        fortran in any::<bool>(),
+    ) {
+        let (x, y) = split(&p);
+        let a = f64_array(shape.clone(), x.clone(), fortran);
+        let b = f64_array(shape.clone(), y, false);
+        let opts = all_listed(CompareOptions::new().ulps(ulps).nan_equal(nan_equal).signed_zero(signed_zero));
+        let (ab, ba) = (cmp(&a, &b, &opts), cmp(&b, &a, &opts));
+        prop_assert_eq!(ab.mismatch_count(), ba.mismatch_count());
+        prop_assert_eq!(ab.max_ulps(), ba.max_ulps());
+        let key = |r: &Report| r.mismatches().iter().map(|m| (m.index.clone(), m.kind, m.ulps)).collect::<Vec<_>>();
+        prop_assert_eq!(key(&ab), key(&ba));
+        // f4 against f8 (ULPs counted in f4).
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let a32 = NpyArray::from_vec_with(x32, shape, fortran, Endian::Little).unwrap().to_array();
+        let cross = opts.cross_dtype(true);
+        let (ab, ba) = (cmp(&a32, &b, &cross), cmp(&b, &a32, &cross));
+        prop_assert_eq!(key(&ab), key(&ba));
+    }
+
+    /// Tolerances are monotonic: what is equal at (rtol, atol, ulps) is equal at any larger
+    /// ones — per element, so the mismatches at the larger tolerance are a subset.
+    #[test]
+    fn tolerance_is_monotonic(
+        (shape, p) in shape().prop_flat_map(pairs),
+        r in prop::sample::select(vec![0.0, 1e-12, 1e-9, 1e-7, 1e-6, 1e-3]),
+        dr in prop::sample::select(vec![0.0, 1e-12, 1e-7, 1e-6, 1.0]),
+        t in prop::sample::select(vec![0.0, 1e-300, 1e-9, 1.0]),
+        dt in prop::sample::select(vec![0.0, 1e-300, 1e-9, 1.0]),
+        u in prop::option::of(0u64..4),
+        du in 0u64..3,
+        single in any::<bool>(),
+        nan_equal in any::<bool>(),
+    ) {
+        let (x, y) = split(&p);
+        let (a, b) = if single {
+            let f = |v: &[f64]| -> Array { NpyArray::from_vec(v.iter().map(|&v| v as f32).collect::<Vec<f32>>(), shape.clone()).unwrap().to_array() };
+            (f(&x), f(&y))
+        } else {
+            (f64_array(shape.clone(), x, false), f64_array(shape.clone(), y, false))
+        };
+        let base = all_listed(CompareOptions::new().nan_equal(nan_equal));
+        let tight = cmp(&a, &b, &base.clone().rtol(r).atol(t).ulps(u));
+        let loose = cmp(&a, &b, &base.rtol(r + dr).atol(t + dt).ulps(u.map(|u| u + du)));
+        let bad = |r: &Report| r.mismatches().iter().map(|m| m.index.clone()).collect::<std::collections::BTreeSet<_>>();
+        prop_assert!(bad(&loose).is_subset(&bad(&tight)), "{}\n{}", tight, loose);
+        prop_assert!(!tight.is_equal() || loose.is_equal());
+    }
+}

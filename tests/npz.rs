@@ -1,0 +1,1050 @@
+//! `.npz` archives: NumPy's own archives, npyguard's writer, and hostile zips
+//! built byte by byte in memory (no file is written, nothing needs Python).
+#![cfg(feature = "npz")]
+
+use std::io::{Cursor, Read, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use npyguard::npz::{self, Compression, NpzArchive};
+use npyguard::{
+    write, Array, ArrayData, Dtype, Endian, Error, ErrorKind, Header, NpyArray, ReadOptions,
+};
+
+// ------------------------------------------------------------------------------------------
+// A tiny zip writer with every field under the test's control.
+
+fn crc(data: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(data);
+    h.finalize()
+}
+
+fn deflate(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    name: Vec<u8>,
+    flags: u16,
+    method: u16,
+    /// The member's bytes as stored (compressed for method 8).
+    data: Vec<u8>,
+    crc: u32,
+    size: u64,
+    /// Declared compressed size (default: data.len()).
+    csize: Option<u64>,
+    /// As NumPy: local sizes 0xFFFFFFFF with a zip64 extra field holding the real ones.
+    numpy_zip64: bool,
+    local_name: Option<Vec<u8>>,
+    local_method: Option<u16>,
+    local_crc: Option<u32>,
+    local_size: Option<u64>,
+    central_extra: Vec<u8>,
+    /// Central directory's local-header offset, instead of where the header really is.
+    offset: Option<u64>,
+    /// Write no local header and data (for entries pointing into another member).
+    no_local: bool,
+}
+
+impl Entry {
+    fn stored(name: &str, content: &[u8]) -> Entry {
+        Entry {
+            name: name.as_bytes().to_vec(),
+            flags: if name.is_ascii() { 0 } else { 0x800 },
+            method: 0,
+            data: content.to_vec(),
+            crc: crc(content),
+            size: content.len() as u64,
+            csize: None,
+            numpy_zip64: true,
+            local_name: None,
+            local_method: None,
+            local_crc: None,
+            local_size: None,
+            central_extra: Vec::new(),
+            offset: None,
+            no_local: false,
+        }
+    }
+
+    fn deflated(name: &str, content: &[u8]) -> Entry {
+        Entry {
+            method: 8,
+            data: deflate(content),
+            ..Entry::stored(name, content)
+        }
+    }
+
+    fn csize(&self) -> u64 {
+        self.csize.unwrap_or(self.data.len() as u64)
+    }
+}
+
+fn le16(out: &mut Vec<u8>, v: u16) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+fn le32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+fn le64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+/// 1980-01-01 in MS-DOS date format, as NumPy writes.
+const DOS_DATE: u16 = (1 << 5) | 1;
+
+fn build(entries: &[Entry]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut offsets = Vec::new();
+    for e in entries {
+        offsets.push(out.len() as u64);
+        if e.no_local {
+            continue;
+        }
+        let descriptor = e.flags & 8 != 0;
+        let name = e.local_name.clone().unwrap_or_else(|| e.name.clone());
+        let size = e.local_size.unwrap_or(e.size);
+        let (crc, csize, size) = if descriptor {
+            (0, 0, 0)
+        } else {
+            (e.local_crc.unwrap_or(e.crc), e.csize(), size)
+        };
+        out.extend_from_slice(b"PK\x03\x04");
+        le16(&mut out, 45);
+        le16(&mut out, e.flags);
+        le16(&mut out, e.local_method.unwrap_or(e.method));
+        le16(&mut out, 0);
+        le16(&mut out, DOS_DATE);
+        le32(&mut out, crc);
+        let mut extra = Vec::new();
+        if e.numpy_zip64 {
+            le32(&mut out, u32::MAX);
+            le32(&mut out, u32::MAX);
+            le16(&mut extra, 1);
+            le16(&mut extra, 16);
+            le64(&mut extra, size);
+            le64(&mut extra, csize);
+        } else {
+            le32(&mut out, csize as u32);
+            le32(&mut out, size as u32);
+        }
+        le16(&mut out, name.len() as u16);
+        le16(&mut out, extra.len() as u16);
+        out.extend_from_slice(&name);
+        out.extend_from_slice(&extra);
+        out.extend_from_slice(&e.data);
+        if descriptor {
+            out.extend_from_slice(b"PK\x07\x08");
+            le32(&mut out, e.crc);
+            le32(&mut out, e.csize() as u32);
+            le32(&mut out, e.size as u32);
+        }
+    }
+    let cd_start = out.len() as u64;
+    for (e, &at) in entries.iter().zip(&offsets) {
+        out.extend_from_slice(b"PK\x01\x02");
+        le16(&mut out, (3 << 8) | 45);
+        le16(&mut out, 45);
+        le16(&mut out, e.flags);
+        le16(&mut out, e.method);
+        le16(&mut out, 0);
+        le16(&mut out, DOS_DATE);
+        le32(&mut out, e.crc);
+        le32(&mut out, e.csize() as u32);
+        le32(&mut out, e.size as u32);
+        le16(&mut out, e.name.len() as u16);
+        le16(&mut out, e.central_extra.len() as u16);
+        le16(&mut out, 0);
+        le16(&mut out, 0);
+        le16(&mut out, 0);
+        le32(&mut out, 0o600 << 16);
+        le32(&mut out, e.offset.unwrap_or(at) as u32);
+        out.extend_from_slice(&e.name);
+        out.extend_from_slice(&e.central_extra);
+    }
+    let cd_size = out.len() as u64 - cd_start;
+    end_record(
+        &mut out,
+        entries.len() as u16,
+        cd_size as u32,
+        cd_start as u32,
+    );
+    out
+}
+
+fn end_record(out: &mut Vec<u8>, entries: u16, cd_size: u32, cd_start: u32) {
+    out.extend_from_slice(b"PK\x05\x06");
+    le16(out, 0);
+    le16(out, 0);
+    le16(out, entries);
+    le16(out, entries);
+    le32(out, cd_size);
+    le32(out, cd_start);
+    le16(out, 0);
+}
+
+fn npy<T: npyguard::Element>(data: Vec<T>, shape: Vec<usize>) -> Vec<u8> {
+    write::to_vec(&NpyArray::from_vec(data, shape).unwrap().to_array()).unwrap()
+}
+
+fn open(bytes: &[u8]) -> npyguard::Result<NpzArchive<Cursor<&[u8]>>> {
+    NpzArchive::new(Cursor::new(bytes), &ReadOptions::default())
+}
+
+fn open_with<'a>(
+    bytes: &'a [u8],
+    opts: &ReadOptions,
+) -> npyguard::Result<NpzArchive<Cursor<&'a [u8]>>> {
+    NpzArchive::new(Cursor::new(bytes), opts)
+}
+
+#[track_caller]
+fn assert_kind<T: std::fmt::Debug>(r: npyguard::Result<T>, kind: ErrorKind) -> Error {
+    let e = r.expect_err("an error");
+    assert_eq!(e.kind(), kind, "{e}");
+    e
+}
+
+fn read_all(bytes: &[u8], opts: &ReadOptions) -> npyguard::Result<Vec<(String, Array)>> {
+    open_with(bytes, opts)?.read_all()
+}
+
+/// Peak resident set size of this process so far (Linux), in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+// ------------------------------------------------------------------------------------------
+// Well-formed archives.
+
+#[test]
+fn stored_and_deflated_members_read_by_name_with_or_without_npy() {
+    let a = npy(vec![1i32, 2, 3], vec![3]);
+    let b = npy(vec![0.5f64; 6], vec![2, 3]);
+    let zip = build(&[Entry::stored("a.npy", &a), Entry::deflated("b.npy", &b)]);
+    let mut ar = open(&zip).unwrap();
+    assert_eq!(ar.members().len(), 2);
+    assert_eq!(ar.members()[0].compression(), Compression::Stored);
+    assert_eq!(ar.members()[1].compression(), Compression::Deflated);
+    assert_eq!(ar.members()[1].size(), b.len() as u64);
+    assert_eq!(ar.array_names().collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(
+        ar.array("a").unwrap().data(),
+        &ArrayData::I32(vec![1, 2, 3])
+    );
+    assert_eq!(
+        ar.array("a.npy").unwrap().data(),
+        &ArrayData::I32(vec![1, 2, 3])
+    );
+    assert_eq!(ar.typed::<f64>("b").unwrap().data(), &[0.5; 6]);
+    assert_eq!(ar.header("b.npy").unwrap().shape(), &[2, 3]);
+    assert_kind(ar.typed::<u8>("b"), ErrorKind::TypeMismatch);
+    let e = assert_kind(ar.array("c"), ErrorKind::MemberNotFound);
+    assert!(e.to_string().contains("c.npy"), "{e}");
+    let all = ar.read_all().unwrap();
+    assert_eq!(
+        all.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    assert!(ar.decoded_bytes() > 0);
+}
+
+#[test]
+fn zip64_local_headers_as_numpy_and_classic_ones_both_read() {
+    let a = npy(vec![7u8; 10], vec![10]);
+    for numpy_zip64 in [true, false] {
+        for e in [Entry::stored("a.npy", &a), Entry::deflated("a.npy", &a)] {
+            let zip = build(&[Entry { numpy_zip64, ..e }]);
+            assert_eq!(
+                read_all(&zip, &ReadOptions::default()).unwrap()[0].1.data(),
+                &ArrayData::U8(vec![7; 10])
+            );
+        }
+    }
+}
+
+#[test]
+fn data_descriptor_members_are_read_with_the_central_sizes_and_crc() {
+    let a = npy(vec![3i16, -4], vec![2]);
+    for e in [Entry::stored("a.npy", &a), Entry::deflated("a.npy", &a)] {
+        let zip = build(&[Entry {
+            flags: 8,
+            ..e.clone()
+        }]);
+        assert_eq!(
+            read_all(&zip, &ReadOptions::default()).unwrap()[0].1.data(),
+            &ArrayData::I16(vec![3, -4])
+        );
+        let bad = build(&[Entry {
+            flags: 8,
+            crc: e.crc ^ 1,
+            ..e
+        }]);
+        assert_kind(
+            read_all(&bad, &ReadOptions::default()),
+            ErrorKind::CrcMismatch,
+        );
+    }
+}
+
+#[test]
+fn empty_archive_has_no_members() {
+    let zip = build(&[]);
+    assert_eq!(zip.len(), 22);
+    assert!(npz::looks_like_npz(&zip));
+    let mut ar = open(&zip).unwrap();
+    assert!(ar.members().is_empty());
+    assert!(ar.read_all().unwrap().is_empty());
+}
+
+#[test]
+fn non_npy_members_are_listed_but_not_arrays() {
+    let a = npy(vec![1u8], vec![1]);
+    let zip = build(&[
+        Entry::stored("readme.txt", b"hello"),
+        Entry::stored("dir/", b""),
+        Entry::deflated("a.npy", &a),
+        Entry::stored("b.NPY", &a),
+    ]);
+    let mut ar = open(&zip).unwrap();
+    let names: Vec<_> = ar.members().iter().map(|m| m.name().to_string()).collect();
+    assert_eq!(names, ["readme.txt", "dir/", "a.npy", "b.NPY"]);
+    assert_eq!(ar.array_names().collect::<Vec<_>>(), ["a"]);
+    assert_eq!(ar.read_all().unwrap().len(), 1);
+    let e = assert_kind(ar.array("readme.txt"), ErrorKind::MemberNotFound);
+    assert!(e.to_string().contains("not .npy"), "{e}");
+    assert_eq!(ar.verify_member("readme.txt").unwrap(), 5);
+    assert_kind(ar.verify_member("nope"), ErrorKind::MemberNotFound);
+}
+
+#[test]
+fn names_are_only_names_never_paths() {
+    let a = npy(vec![1u8, 2], vec![2]);
+    let zip = build(&[
+        Entry::stored("../../etc/evil.npy", &a),
+        Entry::stored("/abs/x.npy", &a),
+        Entry::stored("a\\b.npy", &a),
+        Entry::stored("é/ü.npy", &a),
+    ]);
+    let mut ar = open(&zip).unwrap();
+    assert_eq!(
+        ar.array_names().collect::<Vec<_>>(),
+        ["../../etc/evil", "/abs/x", "a\\b", "é/ü"]
+    );
+    assert_eq!(ar.array("../../etc/evil").unwrap().shape(), &[2]);
+    assert_eq!(ar.read_all().unwrap().len(), 4);
+}
+
+#[test]
+fn cp437_names_decode_as_python_does() {
+    let a = npy(vec![1u8], vec![1]);
+    // 0x82 is 'é' in code page 437 (no UTF-8 flag), 0xE1 'ß'.
+    let mut e = Entry::stored("x", &a);
+    e.name = b"\x82\xe1.npy".to_vec();
+    e.flags = 0;
+    let zip = build(&[e]);
+    assert_eq!(
+        open(&zip).unwrap().array_names().collect::<Vec<_>>(),
+        ["éß"]
+    );
+}
+
+#[test]
+fn numpy_fixture_archives_read_completely() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/npz");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let archives = manifest["archives"].as_array().unwrap();
+    assert!(archives.len() >= 5);
+    for a in archives {
+        let file = a["file"].as_str().unwrap();
+        let mut ar = npz::open(dir.join(file), &ReadOptions::default()).unwrap();
+        let arrays = ar.read_all().unwrap_or_else(|e| panic!("{file}: {e}"));
+        let members = a["members"].as_array().unwrap();
+        assert_eq!(arrays.len(), members.len(), "{file}");
+        for ((name, array), m) in arrays.iter().zip(members) {
+            assert_eq!(name, m["name"].as_str().unwrap(), "{file}");
+            let shape: Vec<usize> = m["shape"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(array.shape(), shape.as_slice(), "{file}:{name}");
+            assert_eq!(
+                array.fortran_order(),
+                m["fortran_order"].as_bool().unwrap(),
+                "{file}:{name}"
+            );
+        }
+        for (member, m) in ar.members().iter().zip(members) {
+            let want = if m["compress_type"] == 8 {
+                Compression::Deflated
+            } else {
+                Compression::Stored
+            };
+            assert_eq!(member.compression(), want, "{file}");
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Writing.
+
+fn sample_arrays() -> Vec<(String, Array)> {
+    let f = NpyArray::from_vec_with(
+        (0..12).collect::<Vec<i32>>(),
+        vec![3, 4],
+        true,
+        Endian::Little,
+    )
+    .unwrap();
+    vec![
+        (
+            "c".to_string(),
+            NpyArray::from_vec(vec![1.5f64, f64::NAN, -0.0, 4.0], vec![2, 2])
+                .unwrap()
+                .to_array(),
+        ),
+        ("f".to_string(), f.to_array()),
+        (
+            "scalar".to_string(),
+            NpyArray::from_vec(vec![9u64], vec![]).unwrap().to_array(),
+        ),
+        (
+            "empty".to_string(),
+            NpyArray::<f32>::from_vec(vec![], vec![0, 5])
+                .unwrap()
+                .to_array(),
+        ),
+        (
+            "be".to_string(),
+            NpyArray::from_vec_with(vec![1i64, -2], vec![2], false, Endian::Big)
+                .unwrap()
+                .to_array(),
+        ),
+        (
+            "x.npy".to_string(),
+            NpyArray::from_vec(vec![true], vec![1]).unwrap().to_array(),
+        ),
+    ]
+}
+
+#[test]
+fn savez_and_savez_compressed_round_trip_with_np_save_bytes() {
+    let arrays = sample_arrays();
+    let refs: Vec<(&str, &Array)> = arrays.iter().map(|(n, a)| (n.as_str(), a)).collect();
+    for compressed in [false, true] {
+        let out = if compressed {
+            npz::savez_compressed(Cursor::new(Vec::new()), &refs)
+        } else {
+            npz::savez(Cursor::new(Vec::new()), &refs)
+        }
+        .unwrap()
+        .into_inner();
+        let mut ar = open(&out).unwrap();
+        let names: Vec<_> = ar.members().iter().map(|m| m.name().to_string()).collect();
+        // `.npy` is always appended, as np.savez does (so "x.npy" becomes "x.npy.npy").
+        assert_eq!(
+            names,
+            [
+                "c.npy",
+                "f.npy",
+                "scalar.npy",
+                "empty.npy",
+                "be.npy",
+                "x.npy.npy"
+            ]
+        );
+        let want = if compressed {
+            Compression::Deflated
+        } else {
+            Compression::Stored
+        };
+        assert!(ar.members().iter().all(|m| m.compression() == want));
+        let back = ar.read_all().unwrap();
+        for ((n, a), (bn, b)) in arrays.iter().zip(&back) {
+            assert_eq!(n, bn);
+            assert_eq!(a.header().dtype(), b.header().dtype());
+            assert_eq!(a.shape(), b.shape());
+            assert_eq!(a.fortran_order(), b.fortran_order());
+            assert_eq!(write::to_vec(a).unwrap(), write::to_vec(b).unwrap(), "{n}");
+        }
+        // Each member's bytes are exactly write::to_vec's (= np.save's).
+        let mut z = zip::ZipArchive::new(Cursor::new(&out)).unwrap();
+        for (i, (_, a)) in arrays.iter().enumerate() {
+            let mut raw = Vec::new();
+            z.by_index(i).unwrap().read_to_end(&mut raw).unwrap();
+            assert_eq!(raw, write::to_vec(a).unwrap());
+        }
+    }
+}
+
+#[test]
+fn name_arrays_follows_numpy_order_and_refuses_clashes() {
+    let arrays = sample_arrays();
+    let (a, b, c) = (&arrays[0].1, &arrays[1].1, &arrays[2].1);
+    let named = npz::name_arrays(&[a, b], &[("kw", c)]).unwrap();
+    assert_eq!(
+        named.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["kw", "arr_0", "arr_1"]
+    );
+    assert_eq!(npz::positional_name(12), "arr_12");
+    assert_kind(
+        npz::name_arrays(&[a], &[("arr_0", c)]),
+        ErrorKind::InvalidInput,
+    );
+    assert_kind(
+        npz::savez(Cursor::new(Vec::new()), &[("a", a), ("a", b)]),
+        ErrorKind::InvalidInput,
+    );
+    assert_kind(
+        npz::savez(Cursor::new(Vec::new()), &[("a\0b", a)]),
+        ErrorKind::InvalidInput,
+    );
+    let unnamed: Vec<(String, &Array)> = npz::name_arrays(&[a, b, c], &[]).unwrap();
+    let out = npz::savez(Cursor::new(Vec::new()), &unnamed)
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        open(&out).unwrap().array_names().collect::<Vec<_>>(),
+        ["arr_0", "arr_1", "arr_2"]
+    );
+}
+
+// ------------------------------------------------------------------------------------------
+// Zip structure.
+
+#[test]
+fn duplicate_member_names_are_refused() {
+    let a = npy(vec![1u8], vec![1]);
+    let b = npy(vec![2u8], vec![1]);
+    let zip = build(&[Entry::stored("a.npy", &a), Entry::stored("a.npy", &b)]);
+    let e = assert_kind(open(&zip), ErrorKind::DuplicateMember);
+    assert!(e.to_string().contains("a.npy"), "{e}");
+    // The same name in two encodings: cp437 0x82 and UTF-8 "é".
+    let mut cp = Entry::stored("x", &a);
+    cp.name = b"\x82.npy".to_vec();
+    cp.flags = 0;
+    let zip = build(&[cp, Entry::stored("é.npy", &b)]);
+    assert_kind(open(&zip), ErrorKind::DuplicateMember);
+}
+
+#[test]
+fn local_and_central_headers_must_agree() {
+    let a = npy(vec![1u8, 2, 3], vec![3]);
+    let base = Entry::deflated("a.npy", &a);
+    let cases = [
+        Entry {
+            local_name: Some(b"b.npy".to_vec()),
+            ..base.clone()
+        },
+        Entry {
+            local_method: Some(0),
+            ..base.clone()
+        },
+        Entry {
+            local_crc: Some(base.crc ^ 0xFF),
+            ..base.clone()
+        },
+        Entry {
+            local_size: Some(base.size + 1),
+            ..base.clone()
+        },
+    ];
+    for case in cases {
+        let e = assert_kind(open(&build(&[case])), ErrorKind::ZipHeaderMismatch);
+        assert!(e.to_string().contains("a.npy"), "{e}");
+    }
+    // Local flags: UTF-8 flag set only in the central directory.
+    let mut zip = build(&[base]);
+    zip[6] = 0x00;
+    zip[7] = 0x08;
+    assert_kind(open(&zip), ErrorKind::ZipHeaderMismatch);
+}
+
+#[test]
+fn encrypted_and_unsupported_members_are_refused() {
+    let a = npy(vec![1u8], vec![1]);
+    let enc = Entry {
+        flags: 1,
+        ..Entry::stored("a.npy", &a)
+    };
+    assert_kind(open(&build(&[enc])), ErrorKind::EncryptedMember);
+    let aes = Entry {
+        method: 99,
+        ..Entry::stored("a.npy", &a)
+    };
+    assert_kind(open(&build(&[aes])), ErrorKind::EncryptedMember);
+    for method in [1u16, 9, 12, 14, 93, 95] {
+        let e = Entry {
+            method,
+            ..Entry::stored("a.npy", &a)
+        };
+        let err = assert_kind(open(&build(&[e])), ErrorKind::UnsupportedCompression);
+        assert!(
+            err.to_string().contains(&format!("method {method}")),
+            "{err}"
+        );
+    }
+    // Refused even on a member that is not an array: the whole archive is checked.
+    let txt = Entry {
+        method: 12,
+        ..Entry::stored("notes.txt", b"x")
+    };
+    assert_kind(
+        open(&build(&[Entry::stored("a.npy", &a), txt])),
+        ErrorKind::UnsupportedCompression,
+    );
+}
+
+#[test]
+fn crc_corruption_is_detected() {
+    let a = npy(vec![1.0f64, 2.0, 3.0], vec![3]);
+    // A flipped payload byte in a stored member.
+    let mut zip = build(&[Entry::stored("a.npy", &a)]);
+    let at = zip
+        .windows(8)
+        .position(|w| w == 2.0f64.to_le_bytes())
+        .unwrap();
+    zip[at] ^= 1;
+    let e = assert_kind(
+        read_all(&zip, &ReadOptions::default()),
+        ErrorKind::CrcMismatch,
+    );
+    assert!(e.to_string().contains("a.npy"), "{e}");
+    // A wrong CRC in both headers of a deflated member.
+    let base = Entry::deflated("a.npy", &a);
+    let zip = build(&[Entry {
+        crc: base.crc.wrapping_add(1),
+        ..base.clone()
+    }]);
+    assert_kind(
+        read_all(&zip, &ReadOptions::default()),
+        ErrorKind::CrcMismatch,
+    );
+    // CRC is checked even when trailing bytes are allowed (the member is drained).
+    let opts = ReadOptions::default().allow_trailing_bytes(true);
+    assert_kind(read_all(&zip, &opts), ErrorKind::CrcMismatch);
+    // A header-only read does not reach the end, so it cannot check the CRC.
+    assert!(open(&zip).unwrap().header("a").is_ok());
+    assert_kind(
+        open(&zip).unwrap().verify_member("a.npy"),
+        ErrorKind::CrcMismatch,
+    );
+}
+
+#[test]
+fn lying_sizes_are_refused() {
+    let a = npy(vec![5u32; 20], vec![20]);
+    let base = Entry::deflated("a.npy", &a);
+    // Declared smaller than the data: stopped as soon as more bytes arrive than declared.
+    let small = build(&[Entry {
+        size: 100,
+        ..base.clone()
+    }]);
+    let e = assert_kind(
+        read_all(&small, &ReadOptions::default()),
+        ErrorKind::SizeMismatch,
+    );
+    assert!(e.to_string().contains("a.npy"), "{e}");
+    // Declared larger than the data.
+    let large = build(&[Entry {
+        size: 1 << 30,
+        ..base.clone()
+    }]);
+    assert_kind(
+        read_all(&large, &ReadOptions::default()),
+        ErrorKind::SizeMismatch,
+    );
+    // Compressed size shorter than the deflate stream: the stream is cut.
+    let cut = build(&[Entry {
+        csize: Some(base.data.len() as u64 - 3),
+        ..base.clone()
+    }]);
+    let r = read_all(&cut, &ReadOptions::default());
+    assert!(r.is_err(), "a cut deflate stream must not read");
+    // Compressed size longer than the data: it would run into the central directory.
+    let long = build(&[Entry {
+        csize: Some(base.data.len() as u64 + 10),
+        ..base.clone()
+    }]);
+    assert_kind(open(&long), ErrorKind::ZipFormat);
+    // Junk after the deflate stream, inside the compressed size.
+    let mut junk = base.clone();
+    junk.data.extend_from_slice(b"hidden");
+    assert_kind(
+        read_all(&build(&[junk]), &ReadOptions::default()),
+        ErrorKind::SizeMismatch,
+    );
+    // Stored members must have equal sizes.
+    let stored = Entry {
+        size: a.len() as u64 + 1,
+        ..Entry::stored("a.npy", &a)
+    };
+    assert_kind(open(&build(&[stored])), ErrorKind::SizeMismatch);
+}
+
+#[test]
+fn corrupt_deflate_data_is_a_format_error() {
+    let a = npy(vec![1u8; 100], vec![100]);
+    let mut e = Entry::deflated("a.npy", &a);
+    e.data = vec![0xFF; e.data.len()];
+    let err = assert_kind(
+        read_all(&build(&[e]), &ReadOptions::default()),
+        ErrorKind::ZipFormat,
+    );
+    assert!(err.to_string().contains("deflate"), "{err}");
+}
+
+#[test]
+fn overlapping_members_are_refused() {
+    // Member b's local header and data lie inside member a's stored bytes.
+    let b_npy = npy(vec![1u8], vec![1]);
+    let inner = build(&[Entry {
+        numpy_zip64: false,
+        ..Entry::stored("b.npy", &b_npy)
+    }]);
+    let local_len = 30 + 5 + b_npy.len();
+    let a_data = inner[..local_len].to_vec();
+    let a = Entry {
+        numpy_zip64: false,
+        ..Entry::stored("a.npy", &a_data)
+    };
+    let b = Entry {
+        numpy_zip64: false,
+        offset: Some(30 + 5),
+        no_local: true,
+        ..Entry::stored("b.npy", &b_npy)
+    };
+    let zip = build(&[a, b]);
+    let e = assert_kind(open(&zip), ErrorKind::ZipFormat);
+    assert!(e.to_string().contains("overlap"), "{e}");
+}
+
+#[test]
+fn bytes_around_the_archive_and_truncation_are_refused() {
+    let a = npy(vec![1u8], vec![1]);
+    let zip = build(&[Entry::stored("a.npy", &a)]);
+    let mut after = zip.clone();
+    after.extend_from_slice(b"tail");
+    assert_kind(open(&after), ErrorKind::ZipFormat);
+    let mut before = b"prefix".to_vec();
+    before.extend_from_slice(&zip);
+    assert_kind(open(&before), ErrorKind::ZipFormat);
+    for cut in [0, 10, zip.len() / 2, zip.len() - 1] {
+        assert!(open(&zip[..cut]).is_err(), "cut at {cut}");
+    }
+    assert_kind(
+        open(b"PK\x03\x04 not really a zip file at all........"),
+        ErrorKind::ZipFormat,
+    );
+}
+
+#[test]
+fn names_with_nul_or_bad_utf8_and_unicode_path_fields_are_refused() {
+    let a = npy(vec![1u8], vec![1]);
+    // Python's zipfile cuts at NUL: "a.npy\0x" would be "a.npy" there.
+    let mut nul = Entry::stored("a", &a);
+    nul.name = b"a.npy\0x".to_vec();
+    assert_kind(open(&build(&[nul])), ErrorKind::ZipFormat);
+    let mut bad = Entry::stored("a", &a);
+    bad.name = b"\xff.npy".to_vec();
+    bad.flags = 0x800;
+    assert_kind(open(&build(&[bad])), ErrorKind::ZipFormat);
+    // Info-ZIP Unicode path field (0x7075) renaming "a.npy" to "b.npy": the zip
+    // crate applies it, NumPy does not; the disagreement is refused.
+    let mut up = Entry::stored("a.npy", &a);
+    let mut extra = Vec::new();
+    le16(&mut extra, 0x7075);
+    le16(&mut extra, 1 + 4 + 5);
+    extra.push(1);
+    le32(&mut extra, crc(b"a.npy"));
+    extra.extend_from_slice(b"b.npy");
+    up.central_extra = extra;
+    assert_kind(open(&build(&[up])), ErrorKind::ZipFormat);
+}
+
+#[test]
+fn member_count_is_limited_before_the_directory_is_read() {
+    let a = npy(vec![1u8], vec![1]);
+    let entries: Vec<Entry> = (0..5)
+        .map(|i| Entry::stored(&format!("m{i}.npy"), &a))
+        .collect();
+    let zip = build(&entries);
+    assert_eq!(
+        open_with(&zip, &ReadOptions::default().max_npz_members(Some(5)))
+            .unwrap()
+            .members()
+            .len(),
+        5
+    );
+    let e = assert_kind(
+        open_with(&zip, &ReadOptions::default().max_npz_members(Some(4))),
+        ErrorKind::TooManyMembers,
+    );
+    assert!(e.to_string().contains("5 members"), "{e}");
+    assert!(open_with(&zip, &ReadOptions::default().max_npz_members(None)).is_ok());
+
+    // A zip64 end record claiming 2^40 members in a 98-byte file: refused from the count alone.
+    let mut z = Vec::new();
+    let e64_at = 0u64;
+    z.extend_from_slice(b"PK\x06\x06");
+    le64(&mut z, 44);
+    le16(&mut z, 45);
+    le16(&mut z, 45);
+    le32(&mut z, 0);
+    le32(&mut z, 0);
+    le64(&mut z, 1 << 40);
+    le64(&mut z, 1 << 40);
+    le64(&mut z, 0);
+    le64(&mut z, 0);
+    z.extend_from_slice(b"PK\x06\x07");
+    le32(&mut z, 0);
+    le64(&mut z, e64_at);
+    le32(&mut z, 1);
+    end_record(&mut z, 0xFFFF, u32::MAX, u32::MAX);
+    let e = assert_kind(open(&z), ErrorKind::TooManyMembers);
+    assert!(e.to_string().contains("1099511627776"), "{e}");
+    // With no member limit it is a format error (the directory cannot hold them), not an allocation.
+    assert_kind(
+        open_with(&z, &ReadOptions::default().max_npz_members(None)),
+        ErrorKind::ZipFormat,
+    );
+}
+
+#[test]
+fn compression_ratio_limit() {
+    let zeros = npy(vec![0f64; 1 << 17], vec![1 << 17]); // 1 MiB of zeros: about 1000:1
+    let zip = build(&[Entry::deflated("z.npy", &zeros)]);
+    let ratio = zeros.len() as f64 / build(&[Entry::deflated("z.npy", &zeros)]).len() as f64;
+    assert!(ratio > 200.0, "{ratio}");
+    let e = assert_kind(
+        read_all(&zip, &ReadOptions::default().max_npz_ratio(Some(100))),
+        ErrorKind::CompressionRatio,
+    );
+    assert!(e.to_string().contains("z.npy"), "{e}");
+    assert!(read_all(&zip, &ReadOptions::default().max_npz_ratio(Some(2000))).is_ok());
+    assert!(
+        read_all(&zip, &ReadOptions::default()).is_ok(),
+        "no ratio limit by default"
+    );
+    // Stored members never pass a ratio of 1.
+    let stored = build(&[Entry::stored("z.npy", &zeros)]);
+    assert!(read_all(&stored, &ReadOptions::default().max_npz_ratio(Some(1))).is_ok());
+}
+
+#[test]
+fn total_decoded_bytes_limit_names_the_member() {
+    let a = npy(vec![1u8; 10_000], vec![10_000]); // 10 128 bytes each
+    let zip = build(&[
+        Entry::deflated("a.npy", &a),
+        Entry::deflated("b.npy", &a),
+        Entry::deflated("c.npy", &a),
+    ]);
+    let opts = ReadOptions::default().max_npz_total_bytes(Some(25_000));
+    let mut ar = open_with(&zip, &opts).unwrap();
+    assert!(ar.array("a").is_ok());
+    assert!(ar.array("b").is_ok());
+    let e = assert_kind(ar.array("c"), ErrorKind::TotalTooLarge);
+    assert!(
+        e.to_string().contains("c.npy") && e.to_string().contains("25000"),
+        "{e}"
+    );
+    assert!(
+        ar.decoded_bytes() <= 25_000 + (1 << 18),
+        "stopped near the limit: {}",
+        ar.decoded_bytes()
+    );
+    // Exactly at the limit is accepted.
+    let exact = ReadOptions::default().max_npz_total_bytes(Some(3 * a.len() as u64));
+    assert_eq!(read_all(&zip, &exact).unwrap().len(), 3);
+}
+
+#[test]
+fn max_file_bytes_applies_to_each_member() {
+    let a = npy(vec![1u8; 1000], vec![1000]); // 1128 bytes
+    let zip = build(&[
+        Entry::deflated("a.npy", &a),
+        Entry::stored("b.npy", &npy(vec![1u8; 2000], vec![2000])),
+    ]);
+    let opts = ReadOptions::default().max_file_bytes(Some(1128));
+    let mut ar = open_with(&zip, &opts).unwrap();
+    assert!(ar.array("a").is_ok(), "a member of exactly the limit");
+    let e = assert_kind(ar.array("b"), ErrorKind::FileTooLarge);
+    assert!(e.to_string().contains("b.npy"), "{e}");
+    // The archive file itself may be larger than the limit.
+    assert!(zip.len() > 1128);
+}
+
+// ------------------------------------------------------------------------------------------
+// Bombs.
+
+/// Raw deflate of `npy_header` followed by `zeros` zero bytes (a multiple of
+/// 1 MiB), built without holding the zeros: one stored block for the header,
+/// then the same compressed 1 MiB-of-zeros block repeated (each is
+/// self-contained and ends byte-aligned after a sync flush), then an empty
+/// final block.
+fn deflated_zeros(npy_header: &[u8], zeros: u64) -> Vec<u8> {
+    const CHUNK: usize = 1 << 20;
+    assert_eq!(zeros % CHUNK as u64, 0);
+    let mut c = flate2::Compress::new(flate2::Compression::best(), false);
+    let mut block = Vec::with_capacity(CHUNK);
+    c.compress_vec(&vec![0u8; CHUNK], &mut block, flate2::FlushCompress::Sync)
+        .unwrap();
+    assert_eq!(c.total_in(), CHUNK as u64);
+    let mut out = vec![0x00];
+    out.extend_from_slice(&(npy_header.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(!(npy_header.len() as u16)).to_le_bytes());
+    out.extend_from_slice(npy_header);
+    for _ in 0..zeros / CHUNK as u64 {
+        out.extend_from_slice(&block);
+    }
+    out.extend_from_slice(&[0x03, 0x00]);
+    out
+}
+
+/// CRC-32 of `head` followed by `zeros` zero bytes (a power-of-two multiple of 1 MiB), by combining.
+fn crc_with_zeros(head: &[u8], zeros: u64) -> u32 {
+    let mut z = crc32fast::Hasher::new();
+    z.update(&vec![0u8; 1 << 20]);
+    let mut len = 1u64 << 20;
+    while len < zeros {
+        let copy = z.clone();
+        z.combine(&copy);
+        len *= 2;
+    }
+    assert_eq!(len, zeros);
+    let mut h = crc32fast::Hasher::new();
+    h.update(head);
+    h.combine(&z);
+    h.finalize()
+}
+
+fn zeros_member(name: &str, shape_len: usize, zeros: u64) -> (Entry, usize) {
+    let header = write::header_bytes(&Header::new(Dtype::U8, vec![shape_len], false).unwrap());
+    let data = deflated_zeros(&header, zeros);
+    let e = Entry {
+        method: 8,
+        crc: crc_with_zeros(&header, zeros),
+        size: header.len() as u64 + zeros,
+        data,
+        ..Entry::stored(name, b"")
+    };
+    (e, header.len())
+}
+
+#[test]
+fn deflate_helpers_are_right() {
+    let (e, head) = zeros_member("z.npy", 1 << 21, 2 << 20);
+    let mut all = Vec::new();
+    flate2::read::DeflateDecoder::new(&e.data[..])
+        .read_to_end(&mut all)
+        .unwrap();
+    assert_eq!(all.len(), head + (2 << 20));
+    assert!(all[head..].iter().all(|&b| b == 0));
+    assert_eq!(crc(&all), e.crc);
+    let zip = build(&[e]);
+    let arrays = read_all(&zip, &ReadOptions::default()).unwrap();
+    assert_eq!(arrays[0].1.len(), 2 << 20);
+}
+
+/// The 2 GiB member, in one test so the peak-memory check sees nothing else large.
+#[test]
+fn two_gib_of_deflated_zeros_is_refused_quickly_and_in_little_memory() {
+    const GIB2: u64 = 1 << 31;
+    let start = Instant::now();
+    let (bomb, _) = zeros_member("bomb.npy", GIB2 as usize, GIB2);
+    let zip = build(&[bomb]);
+    assert!(
+        zip.len() < 4 << 20,
+        "the archive is small: {} bytes",
+        zip.len()
+    );
+    let built = start.elapsed();
+
+    // 1. Its header claims 2 GiB: refused under max_file_bytes 64 MiB before the payload is read.
+    let t = Instant::now();
+    let opts = ReadOptions::default().max_file_bytes(Some(64 << 20));
+    let mut ar = open_with(&zip, &opts).unwrap();
+    assert_eq!(ar.members()[0].size(), GIB2 + 128);
+    let e = assert_kind(ar.array("bomb"), ErrorKind::FileTooLarge);
+    assert!(e.to_string().contains("bomb.npy"), "{e}");
+    assert!(
+        ar.decoded_bytes() < 1 << 20,
+        "decoded {}",
+        ar.decoded_bytes()
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+
+    // 2. With only a total limit, decompression stops at 64 MiB.
+    let opts = ReadOptions::default().max_npz_total_bytes(Some(64 << 20));
+    let mut ar = open_with(&zip, &opts).unwrap();
+    let e = assert_kind(ar.array("bomb.npy"), ErrorKind::TotalTooLarge);
+    assert!(e.to_string().contains("bomb.npy"), "{e}");
+    assert!(
+        ar.decoded_bytes() <= (64 << 20) + (1 << 18),
+        "decoded {}",
+        ar.decoded_bytes()
+    );
+
+    // 3. The same zeros behind a header claiming 16 bytes: trailing bytes, seen at once;
+    //    when trailing bytes are allowed, the drain stops at max_file_bytes.
+    let (liar, _) = zeros_member("liar.npy", 16, 64 << 20);
+    let zip2 = build(&[liar]);
+    assert_kind(
+        read_all(&zip2, &ReadOptions::default()),
+        ErrorKind::TrailingBytes,
+    );
+    let opts = ReadOptions::default()
+        .allow_trailing_bytes(true)
+        .max_file_bytes(Some(1 << 20));
+    assert_kind(read_all(&zip2, &opts), ErrorKind::FileTooLarge);
+
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 512 << 20, "peak RSS {} MiB", peak >> 20);
+    }
+    eprintln!(
+        "built in {built:?}, checked in {:?}",
+        start.elapsed() - built
+    );
+}
+
+#[test]
+fn header_claiming_8_tib_is_refused_without_allocating() {
+    // A 128-byte .npy whose header claims 2^40 f8 (8 TiB) and holds no payload.
+    let header = write::header_bytes(
+        &Header::new(Dtype::F64(Endian::Little), vec![1 << 40], false).unwrap(),
+    );
+    assert_eq!(header.len(), 128);
+    for e in [
+        Entry::stored("huge.npy", &header),
+        Entry::deflated("huge.npy", &header),
+    ] {
+        let zip = build(&[e]);
+        let t = Instant::now();
+        let err = assert_kind(
+            read_all(&zip, &ReadOptions::default()),
+            ErrorKind::Truncated,
+        );
+        assert!(err.to_string().contains("huge.npy"), "{err}");
+        let err = assert_kind(
+            read_all(&zip, &ReadOptions::default().max_file_bytes(Some(64 << 20))),
+            ErrorKind::FileTooLarge,
+        );
+        assert!(err.to_string().contains("huge.npy"), "{err}");
+        assert!(open(&zip).unwrap().header("huge").unwrap().payload_len() == 8usize << 40);
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+}
