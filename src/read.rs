@@ -92,6 +92,40 @@ impl<T: Element> NpyArray<T> {
         read_stream(file, opts, Some(len), check_type::<T>, |_| Vec::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
+
+    /// Reads the values of a `.npy` stream into `buf`, reusing its allocation
+    /// (for ingestion loops that read many files): `buf` is cleared, then holds
+    /// the values in the file's memory order. Returns the header.
+    ///
+    /// On error `buf` is left empty (its allocation may be released).
+    ///
+    /// ```
+    /// use npyguard::{NpyArray, ReadOptions, write::to_vec};
+    /// let file = to_vec(&NpyArray::from_vec(vec![1.0f32, 2.0], vec![2]).unwrap().to_array()).unwrap();
+    /// let mut buf: Vec<f32> = Vec::with_capacity(1024);
+    /// for _ in 0..3 {
+    ///     let header = NpyArray::read_into(&file[..], &ReadOptions::default(), &mut buf).unwrap();
+    ///     assert_eq!((header.shape(), buf.as_slice()), (&[2][..], &[1.0, 2.0][..]));
+    ///     assert!(buf.capacity() >= 1024, "the allocation is reused");
+    /// }
+    /// ```
+    pub fn read_into<R: Read>(reader: R, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
+        buf.clear();
+        let taken = std::mem::take(buf);
+        let (header, data) = read_stream(reader, opts, None, check_type::<T>, |_| taken)?;
+        *buf = data;
+        Ok(header)
+    }
+
+    /// [`read_into`](NpyArray::read_into) from a path (size checked first, bounded read).
+    pub fn read_path_into(path: impl AsRef<Path>, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
+        let (file, len) = open_checked(path.as_ref(), opts)?;
+        buf.clear();
+        let taken = std::mem::take(buf);
+        let (header, data) = read_stream(file, opts, Some(len), check_type::<T>, |_| taken)?;
+        *buf = data;
+        Ok(header)
+    }
 }
 
 impl Array {
