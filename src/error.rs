@@ -85,6 +85,9 @@ pub enum ErrorKind {
     CompressionRatio,
     /// No `.npy` member of a `.npz` archive has the requested name.
     MemberNotFound,
+    /// An Arrow, Parquet or CSV encoder refused a batch, or a dataset writer failed
+    /// (features `arrow` / `parquet`).
+    Arrow,
 }
 
 impl ErrorKind {
@@ -123,6 +126,7 @@ impl ErrorKind {
             ErrorKind::TotalTooLarge => "total-too-large",
             ErrorKind::CompressionRatio => "compression-ratio",
             ErrorKind::MemberNotFound => "member-not-found",
+            ErrorKind::Arrow => "arrow",
         }
     }
 }

@@ -1049,6 +1049,7 @@ fn check_members<R: Read + Seek>(
 ) -> Result<Vec<Member>> {
     let mut names = HashSet::with_capacity(central.len());
     let mut members = Vec::with_capacity(central.len());
+    let mut locals = Vec::with_capacity(central.len());
     for c in central {
         let name = decode_name(&c.raw_name, c.flags, c.at)?;
         if !names.insert(name.clone()) {
@@ -1091,7 +1092,10 @@ fn check_members<R: Read + Seek>(
             ))
             .in_member(&name));
         }
-        let data_start = check_local(r, c).map_err(|e| e.in_member(&name))?;
+        // Only the fixed part of the local header for now: names and extra fields are
+        // read after the overlap check, so no byte of the file is read twice.
+        let (fixed, data_start) = local_fixed(r, c).map_err(|e| e.in_member(&name))?;
+        locals.push(fixed);
         members.push(Member {
             name,
             compression,
@@ -1130,11 +1134,14 @@ fn check_members<R: Read + Seek>(
         .found(format!("data up to byte {prev_end}"))
         .in_member(prev_name));
     }
+    for ((m, c), fixed) in members.iter().zip(central).zip(&locals) {
+        check_local(r, c, fixed).map_err(|e| e.in_member(&m.name))?;
+    }
     Ok(members)
 }
 
-/// Reads a member's local header and checks it against the central entry; returns where the data starts.
-fn check_local<R: Read + Seek>(r: &mut R, c: &Central) -> Result<u64> {
+/// Reads the fixed 30 bytes of a member's local header; returns them and where the data starts.
+fn local_fixed<R: Read + Seek>(r: &mut R, c: &Central) -> Result<([u8; LOCAL_LEN], u64)> {
     let at = c.header_start;
     let mut fixed = [0u8; LOCAL_LEN];
     read_at(r, at, &mut fixed, "a local header")?;
@@ -1145,12 +1152,22 @@ fn check_local<R: Read + Seek>(r: &mut R, c: &Central) -> Result<u64> {
         )
         .found(format!("{:02x?}", fixed.get(..4).unwrap_or_default())));
     }
-    let (flags, method, crc32) = (le16(&fixed, 6), le16(&fixed, 8), le32(&fixed, 14));
+    let var = u64::from(le16(&fixed, 26)).saturating_add(u64::from(le16(&fixed, 28)));
+    let data_start = add(add(at, LOCAL_LEN as u64, at)?, var, at)?;
+    Ok((fixed, data_start))
+}
+
+/// Reads a member's local name and extra fields and checks the local header against the central entry.
+fn check_local<R: Read + Seek>(r: &mut R, c: &Central, fixed: &[u8; LOCAL_LEN]) -> Result<()> {
+    let at = c.header_start;
+    r.seek(SeekFrom::Start(add(at, LOCAL_LEN as u64, at)?))
+        .map_err(|e| Error::io(at, e))?;
+    let (flags, method, crc32) = (le16(fixed, 6), le16(fixed, 8), le32(fixed, 14));
     let (csize, usize_, name_len, extra_len) = (
-        le32(&fixed, 18),
-        le32(&fixed, 22),
-        le16(&fixed, 26),
-        le16(&fixed, 28),
+        le32(fixed, 18),
+        le32(fixed, 22),
+        le16(fixed, 26),
+        le16(fixed, 28),
     );
     let name = read_vec(r, name_len, at, "a local header's name")?;
     let extra = read_vec(r, extra_len, at, "a local header's extra fields")?;
@@ -1209,8 +1226,7 @@ fn check_local<R: Read + Seek>(r: &mut R, c: &Central) -> Result<u64> {
             ));
         }
     }
-    let var = u64::from(name_len).saturating_add(u64::from(extra_len));
-    add(add(at, LOCAL_LEN as u64, at)?, var, at)
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -94,6 +94,10 @@ fn main() {
         npy.into_vec::<f64>().unwrap()
     }));
 
+    if std::env::var("BENCH_ONLY").as_deref() == Ok("read") {
+        return;
+    }
+
     // ---- read into a reused buffer
     let off = payload_offset(&le);
     let mut raw = vec![0u8; bytes];
@@ -115,6 +119,9 @@ fn main() {
     let fa = NpyArray::<f32>::read_path(&fpath, &opts).unwrap();
     let fbytes = side * side * 4;
     emit("fortran_to_c", "npyguard to_c_order", fbytes, best(runs, || fa.to_c_order()));
+    emit("fortran_to_c", "npyguard read_path + to_c_order", fbytes, best(runs, || {
+        NpyArray::<f32>::read_path(&fpath, &opts).unwrap().to_c_order()
+    }));
     let nd = ndarray_npy::read_npy::<_, ndarray::Array2<f32>>(&fpath).unwrap();
     emit("fortran_to_c", "ndarray as_standard_layout", fbytes, best(runs, || nd.as_standard_layout().into_owned()));
 

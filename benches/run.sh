@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every benchmark in one go and writes BENCHMARKS.md at the repository root.
+# Usage: benches/run.sh [MiB=256]   (needs: cargo, python3 with numpy)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+mib="${1:-256}"
+dir="${BENCH_DIR:-/tmp/npyguard-bench}"
+mkdir -p "$dir"
+out="$dir/results.jsonl"
+: > "$out"
+(cd "$here" && cargo build --release --quiet)
+"$here/target/release/npyguard-bench" "$dir" "$mib" | tee -a "$out"
+# Moonshot: the same reads with glibc's transparent-huge-page malloc (opt-in via the environment).
+BENCH_ONLY=read GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$here/target/release/npyguard-bench" "$dir" "$mib" \
+  | sed 's/"name": "/"name": "[hugetlb=1] /' | grep -E '"group": "read_(le|be)"' | tee -a "$out" || true
+# The nonzeros benchmark needs the arrow feature (issue 6); run it when available.
+if [ -x "$here/target/release/nonzeros-bench" ]; then "$here/target/release/nonzeros-bench" "$dir" | tee -a "$out"; fi
+python3 "$here/numpy_bench.py" "$dir" | tee -a "$out"
+python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
+echo "wrote $root/BENCHMARKS.md"
