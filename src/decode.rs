@@ -30,6 +30,13 @@ pub trait Sink {
     fn reserve(&mut self, header: &Header, elements: usize);
     /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()>;
+
+    /// Reads `len` payload bytes from `r` straight into the sink's memory, when the
+    /// sink's type allows it; returns how many bytes arrived, or `None` when unsupported.
+    /// Callers use it only after checking that the input holds the whole payload.
+    fn read_direct(&mut self, _header: &Header, _r: &mut dyn std::io::Read, _len: usize) -> Option<std::io::Result<usize>> {
+        None
+    }
 }
 
 impl Sink for ArrayData {
@@ -50,6 +57,98 @@ impl<T: Element> Sink for Vec<T> {
         let e = T::endian_of(header.dtype()).unwrap_or(crate::Endian::Little);
         T::decode_into(bytes, e, self);
         Ok(())
+    }
+
+    fn read_direct(&mut self, header: &Header, r: &mut dyn std::io::Read, len: usize) -> Option<std::io::Result<usize>> {
+        let start = self.len();
+        read_direct_at(self, start, header, r, len)
+    }
+}
+
+/// Reads `len` payload bytes into `vec[start..]` (growing or shrinking `vec` to fit exactly).
+fn read_direct_at<T: Element>(
+    vec: &mut Vec<T>,
+    start: usize,
+    header: &Header,
+    r: &mut dyn std::io::Read,
+    len: usize,
+) -> Option<std::io::Result<usize>> {
+    let n = len.checked_div(T::SIZE)?;
+    // Probe support before touching the buffer.
+    T::bytes_mut(&mut [])?;
+    if start == 0 && vec.len() < n {
+        // A zeroed allocation comes straight from the OS (calloc): no clearing pass
+        // before the read overwrites it, exactly as `std::fs::read` costs.
+        *vec = vec![T::default(); n];
+    } else {
+        vec.truncate(start.saturating_add(n));
+        vec.resize(start.saturating_add(n), T::default());
+    }
+    let region = vec.get_mut(start..)?;
+    let bytes = T::bytes_mut(region)?;
+    let mut filled = 0usize;
+    while let Some(rest) = bytes.get_mut(filled..) {
+        if rest.is_empty() {
+            break;
+        }
+        match r.read(rest) {
+            Ok(0) => break,
+            Ok(k) => filled = filled.saturating_add(k),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    let whole = filled.checked_div(T::SIZE).unwrap_or(0);
+    vec.truncate(start.saturating_add(whole));
+    if let Some(e) = T::endian_of(header.dtype()) {
+        if e != crate::Endian::HOST {
+            if let Some(done) = vec.get_mut(start..) {
+                T::swap_bytes_in_place(done);
+            }
+        }
+    }
+    Some(Ok(filled))
+}
+
+/// A caller's buffer being reused: its old values are overwritten in place (no clearing
+/// pass) when the payload is read straight into it, and dropped before anything else.
+#[derive(Debug)]
+pub(crate) struct Reused<T> {
+    pub(crate) vec: Vec<T>,
+    stale: bool,
+}
+
+impl<T> Reused<T> {
+    pub(crate) fn new(vec: Vec<T>) -> Reused<T> {
+        Reused { vec, stale: true }
+    }
+
+    fn fresh(&mut self) -> &mut Vec<T> {
+        if self.stale {
+            self.vec.clear();
+            self.stale = false;
+        }
+        &mut self.vec
+    }
+}
+
+impl<T: Element> Sink for Reused<T> {
+    fn reserve(&mut self, _header: &Header, elements: usize) {
+        let have = if self.stale { 0 } else { self.vec.len() };
+        let want = have.saturating_add(elements);
+        if want > self.vec.capacity() {
+            let more = want.saturating_sub(self.vec.len());
+            self.vec.reserve_exact(more);
+        }
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
+        Sink::push(self.fresh(), header, bytes, offset)
+    }
+    fn read_direct(&mut self, header: &Header, r: &mut dyn std::io::Read, len: usize) -> Option<std::io::Result<usize>> {
+        T::bytes_mut(&mut [])?;
+        let start = if self.stale { 0 } else { self.vec.len() };
+        self.stale = false;
+        read_direct_at(&mut self.vec, start, header, r, len)
     }
 }
 
@@ -157,6 +256,24 @@ impl<S: Sink> PayloadDecoder<S> {
         self.offset = self.offset.saturating_add(tail.len() as u64);
         self.remaining = self.remaining.saturating_sub(take);
         Ok(take)
+    }
+
+    /// Reads the whole remaining payload from `r` straight into the sink when it supports
+    /// that (typed numeric buffers with feature `bytemuck`); returns false when unsupported.
+    pub(crate) fn read_direct(&mut self, r: &mut dyn std::io::Read) -> Result<bool> {
+        if !self.carry.is_empty() {
+            return Ok(false);
+        }
+        let len = self.remaining;
+        match self.sink.read_direct(&self.header, r, len) {
+            None => Ok(false),
+            Some(Err(e)) => Err(Error::io(self.offset, e)),
+            Some(Ok(n)) => {
+                self.remaining = self.remaining.saturating_sub(n);
+                self.offset = self.offset.saturating_add(n as u64);
+                Ok(true)
+            }
+        }
     }
 
     pub(crate) fn check_complete(&self) -> Result<()> {

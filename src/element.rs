@@ -36,6 +36,17 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
 
     /// Appends the encoding of `values` in byte order `endian` to `out`.
     fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>);
+
+    /// The values' memory as bytes, for types where every bit pattern is valid
+    /// (feature `bytemuck`; lets readers fill a typed buffer straight from the file).
+    #[doc(hidden)]
+    fn bytes_mut(_values: &mut [Self]) -> Option<&mut [u8]> {
+        None
+    }
+
+    /// Reverses the byte order of every value in place.
+    #[doc(hidden)]
+    fn swap_bytes_in_place(_values: &mut [Self]) {}
 }
 
 macro_rules! numeric_element {
@@ -65,6 +76,17 @@ macro_rules! numeric_element {
                     Endian::Little => values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes())),
                     Endian::Big => values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes())),
                 }
+            }
+            #[cfg(feature = "bytemuck")]
+            fn bytes_mut(values: &mut [Self]) -> Option<&mut [u8]> {
+                Some(bytemuck::cast_slice_mut(values))
+            }
+            fn swap_bytes_in_place(values: &mut [Self]) {
+                values.iter_mut().for_each(|v| *v = <$t>::from_ne_bytes({
+                    let mut b = v.to_ne_bytes();
+                    b.reverse();
+                    b
+                }));
             }
         }
     };

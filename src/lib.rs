@@ -36,6 +36,8 @@
 )]
 
 pub mod array;
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod compare;
 pub mod decode;
 pub mod dtype;
@@ -44,6 +46,8 @@ pub mod error;
 pub mod header;
 pub mod layout;
 pub mod literal;
+#[cfg(feature = "ndarray")]
+pub mod ndarray_interop;
 #[cfg(feature = "npz")]
 pub mod npz;
 pub mod options;

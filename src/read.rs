@@ -110,20 +110,24 @@ impl<T: Element> NpyArray<T> {
     /// }
     /// ```
     pub fn read_into<R: Read>(reader: R, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
-        buf.clear();
-        let taken = std::mem::take(buf);
-        let (header, data) = read_stream(reader, opts, None, check_type::<T>, |_| taken)?;
-        *buf = data;
+        let taken = crate::decode::Reused::new(std::mem::take(buf));
+        let (header, mut data) = read_stream(reader, opts, None, check_type::<T>, |_| taken)?;
+        if header.element_count() == 0 {
+            data.vec.clear();
+        }
+        *buf = data.vec;
         Ok(header)
     }
 
     /// [`read_into`](NpyArray::read_into) from a path (size checked first, bounded read).
     pub fn read_path_into(path: impl AsRef<Path>, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
-        buf.clear();
-        let taken = std::mem::take(buf);
-        let (header, data) = read_stream(file, opts, Some(len), check_type::<T>, |_| taken)?;
-        *buf = data;
+        let taken = crate::decode::Reused::new(std::mem::take(buf));
+        let (header, mut data) = read_stream(file, opts, Some(len), check_type::<T>, |_| taken)?;
+        if header.element_count() == 0 {
+            data.vec.clear();
+        }
+        *buf = data.vec;
         Ok(header)
     }
 }
@@ -348,8 +352,11 @@ fn read_stream<R: Read, S: Sink>(
     if file_len.is_some() {
         dec.reserve_all();
     }
-    let mut buf = vec![0u8; dec.remaining().min(CHUNK)];
-    while !dec.is_complete() {
+    // With the real file length known to cover the payload, typed numeric buffers are
+    // filled straight from the file (one copy, as `std::fs::read` does).
+    let direct = file_len.is_some() && dec.read_direct(&mut r)?;
+    let mut buf = if direct { Vec::new() } else { vec![0u8; dec.remaining().min(CHUNK)] };
+    while !direct && !dec.is_complete() {
         let want = dec.remaining().min(buf.len());
         let slot = buf.get_mut(..want).unwrap_or_default();
         let n = read_full(&mut r, slot, dec.offset())?;

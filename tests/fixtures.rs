@@ -243,3 +243,81 @@ fn record_fields_have_numpy_values() {
     let b = a.field("b").unwrap();
     assert_eq!(b.shape(), &[2, 3, 2], "subarray field appends its shape");
 }
+
+/// Typed reads from a path (which fill the buffer straight from the file) give the same
+/// values as the dynamic reader, for every numeric fixture in both byte orders.
+#[test]
+fn typed_path_reads_match_dynamic_reads() {
+    use npyguard::{Element, NpyArray};
+    fn check<T: Element>(path: &std::path::Path, want: &ArrayData, pick: impl Fn(&ArrayData) -> Option<Vec<T>>) -> bool {
+        let Some(want) = pick(want) else { return false };
+        let opts = ReadOptions::default();
+        let typed = NpyArray::<T>::read_path(path, &opts).unwrap();
+        let bits = |v: &[T]| format!("{v:?}");
+        assert_eq!(bits(typed.data()), bits(&want), "{}", path.display());
+        let mut buf = Vec::with_capacity(3);
+        NpyArray::<T>::read_path_into(path, &opts, &mut buf).unwrap();
+        assert_eq!(bits(&buf), bits(&want), "{} (read_path_into)", path.display());
+        true
+    }
+    let mut n = 0;
+    for e in manifest() {
+        let path = fixtures_dir().join(e["file"].as_str().unwrap());
+        let a = read_path(&path, &ReadOptions::default().max_header_bytes(1 << 20)).unwrap();
+        let d = a.data();
+        let hit = check::<f64>(&path, d, |d| if let ArrayData::F64(v) = d { Some(v.clone()) } else { None })
+            || check::<f32>(&path, d, |d| if let ArrayData::F32(v) = d { Some(v.clone()) } else { None })
+            || check::<i16>(&path, d, |d| if let ArrayData::I16(v) = d { Some(v.clone()) } else { None })
+            || check::<i32>(&path, d, |d| if let ArrayData::I32(v) = d { Some(v.clone()) } else { None })
+            || check::<i64>(&path, d, |d| if let ArrayData::I64(v) = d { Some(v.clone()) } else { None })
+            || check::<u16>(&path, d, |d| if let ArrayData::U16(v) = d { Some(v.clone()) } else { None })
+            || check::<u32>(&path, d, |d| if let ArrayData::U32(v) = d { Some(v.clone()) } else { None })
+            || check::<u64>(&path, d, |d| if let ArrayData::U64(v) = d { Some(v.clone()) } else { None })
+            || check::<bool>(&path, d, |d| if let ArrayData::Bool(v) = d { Some(v.clone()) } else { None })
+            || check::<u8>(&path, d, |d| if let ArrayData::U8(v) = d { Some(v.clone()) } else { None });
+        n += usize::from(hit);
+    }
+    assert!(n >= 150, "typed fixtures checked: {n}");
+}
+
+/// A file shorter than its header claims fails with a typed error at the offset where data ended.
+#[test]
+fn typed_path_read_of_truncated_file_reports_where_data_ended() {
+    use npyguard::{ErrorKind, NpyArray};
+    let src = fixtures_dir().join("npy/be_f8__C__3x2x4.npy");
+    let bytes = std::fs::read(&src).unwrap();
+    let dir = std::env::temp_dir().join(format!("npyguard-trunc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for cut in [bytes.len() - 1, bytes.len() - 8, 129, 128, 100, 5] {
+        let p = dir.join("t.npy");
+        std::fs::write(&p, &bytes[..cut]).unwrap();
+        let e = NpyArray::<f64>::read_path(&p, &ReadOptions::default()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Truncated, "cut {cut}: {e}");
+        assert_eq!(e.offset(), cut as u64, "cut {cut}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A reused buffer never leaks stale values, whatever its previous length, on both the
+/// direct (path) and the streaming (reader) paths.
+#[test]
+fn reused_buffers_hold_exactly_the_new_values() {
+    use npyguard::NpyArray;
+    let dir = std::env::temp_dir().join(format!("npyguard-reuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let opts = ReadOptions::default();
+    let mut buf: Vec<i32> = vec![-7; 50];
+    for (k, n) in [3usize, 40, 0, 1, 60, 2].into_iter().enumerate() {
+        let vals: Vec<i32> = (0..n as i32).map(|i| i * 3 + k as i32).collect();
+        let bytes = write::to_vec(&NpyArray::from_vec(vals.clone(), vec![n]).unwrap().to_array()).unwrap();
+        let p = dir.join("r.npy");
+        std::fs::write(&p, &bytes).unwrap();
+        NpyArray::<i32>::read_path_into(&p, &opts, &mut buf).unwrap();
+        assert_eq!(buf, vals, "path, n = {n}");
+        buf.resize(buf.len() + 5, -9);
+        NpyArray::<i32>::read_into(&bytes[..], &opts, &mut buf).unwrap();
+        assert_eq!(buf, vals, "stream, n = {n}");
+        buf.resize(buf.len() + 11, -9);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
