@@ -299,13 +299,7 @@ fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<Exit
                 if as_json {
                     results.push(error_json(path, &e));
                 } else {
-                    println!(
-                        "{}: {} at byte {}: {}",
-                        path.display(),
-                        e.kind().name(),
-                        e.offset(),
-                        e
-                    );
+                    println!("{}: {e}", path.display());
                 }
             }
         }
@@ -327,13 +321,7 @@ fn read_or_exit(path: &Path, opts: &ReadOptions) -> Result<Result<Array, ExitCod
         Ok(a) => Ok(Ok(a)),
         Err(e) if is_io(&e) && e.offset() == 0 => Err(format!("{}: {e}", path.display())),
         Err(e) => {
-            eprintln!(
-                "{}: {} at byte {}: {}",
-                path.display(),
-                e.kind().name(),
-                e.offset(),
-                e
-            );
+            eprintln!("{}: {e}", path.display());
             Ok(Err(ExitCode::from(1)))
         }
     }

@@ -144,13 +144,7 @@ fn fail<T>(path: &Path, e: Error) -> Result<Result<T, ExitCode>, String> {
     if super::is_io(&e) && e.offset() == 0 {
         return Err(format!("{}: {e}", path.display()));
     }
-    eprintln!(
-        "{}: {} at byte {}: {}",
-        path.display(),
-        e.kind().name(),
-        e.offset(),
-        e
-    );
+    eprintln!("{}: {e}", path.display());
     Ok(Err(ExitCode::from(1)))
 }
 
