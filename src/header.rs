@@ -105,7 +105,7 @@ impl Header {
                 .found(format!("{chars} characters")));
             }
         }
-        let mut header = validate(&dict, preamble.version, opts).map_err(|e| e.shifted(base))?;
+        let mut header = validate(dict, preamble.version, opts).map_err(|e| e.shifted(base))?;
         header.payload_offset = preamble.payload_offset();
         Ok(header)
     }
@@ -203,14 +203,15 @@ fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> 
     }
 }
 
-fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header> {
+fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> {
     let mut descr: Option<&Literal> = None;
     let mut fortran: Option<&Literal> = None;
     let mut shape: Option<&Literal> = None;
-    let mut extra = Vec::new();
+    // Extra entries are moved out of the dict at the end (no copy of their values).
+    let mut is_extra = vec![false; dict.entries.len()];
     let mut seen: std::collections::HashSet<&str> =
         std::collections::HashSet::with_capacity(dict.entries.len());
-    for e in &dict.entries {
+    for (e, extra_flag) in dict.entries.iter().zip(is_extra.iter_mut()) {
         if !seen.insert(e.key.as_str()) {
             return Err(Error::new(
                 ErrorKind::DuplicateKey,
@@ -235,13 +236,13 @@ fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header>
                     )
                     .found(format!("{other:?}")));
                 }
-                extra.push((other.to_string(), e.value.clone()));
+                *extra_flag = true;
                 continue;
             }
         };
         *slot = Some(&e.value);
     }
-    let end = dict_end(dict);
+    let end = dict_end(&dict);
     let missing = |k: &str| Error::new(ErrorKind::MissingKey, end, format!("the key '{k}'"));
     let descr = descr.ok_or_else(|| missing("descr"))?;
     let fortran = fortran.ok_or_else(|| missing("fortran_order"))?;
@@ -299,6 +300,12 @@ fn validate(dict: &Dict, version: Version, opts: &ReadOptions) -> Result<Header>
         out.push(v);
     }
     let (element_count, payload_len) = sizes(&dtype, &out, shape.offset as u64)?;
+    let extra = dict
+        .entries
+        .into_iter()
+        .zip(is_extra)
+        .filter_map(|(e, x)| x.then_some((e.key, e.value)))
+        .collect();
     Ok(Header {
         version,
         dtype,

@@ -149,6 +149,30 @@ fn main() {
     samples.sort_by(f64::total_cmp);
     emit_us("header", "npyz NpyFile::new (median)", samples[samples.len() / 2]);
 
+    // ---- 1 MiB headers: parsed or rejected in linear time (issue 2's bound: well under 10 ms)
+    let big_opts = ReadOptions::default().max_header_bytes(2 << 20);
+    let mk = |text: String| {
+        let mut v = b"\x93NUMPY\x02\x00".to_vec();
+        v.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        v.extend_from_slice(text.as_bytes());
+        v
+    };
+    let wide = mk(format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'x': [{}0]}}",
+        "[[[0, 'ab\\x41'], (1, 2,)], None], ".repeat((1 << 20) / 36)
+    ));
+    let deep = mk(format!("{{'descr': {}", "[(".repeat(1 << 19)));
+    let junk = mk(format!("{{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'x': '{}' }}", "a".repeat(1 << 20)));
+    for (name, bytes) in [("1 MiB header, wide nested values (accepted)", &wide), ("1 MiB nesting bomb (rejected)", &deep), ("1 MiB string value (accepted)", &junk)] {
+        let ok = Header::from_bytes(bytes, &big_opts).is_ok();
+        let d = best(runs, || Header::from_bytes(bytes, &big_opts).is_ok());
+        println!(
+            "{{\"group\": \"header_1mib\", \"name\": \"{name}\", \"bytes\": {}, \"ok\": {ok}, \"millis\": {:.3}}}",
+            bytes.len(),
+            d.as_secs_f64() * 1e3
+        );
+    }
+
     // ---- write 256 MiB f8
     let out = dir.join("write_out.npy");
     let file_bytes = std::fs::read(&le).unwrap();
