@@ -233,6 +233,9 @@ pub enum Dtype {
     Record(Record),
 }
 
+/// NumPy keeps item sizes, datetime multiples and subarray dimensions in a C `int`.
+const C_INT_MAX: usize = i32::MAX as usize;
+
 /// Most fields a record may have (bounds validation work; NumPy has no such need in practice).
 pub const MAX_FIELDS: usize = 4096;
 
@@ -519,6 +522,16 @@ fn typestr(s: &str) -> Result<Dtype> {
                     return Err(bad_descr("a size of one or more, without leading zeros", s));
                 }
                 let n = sized(digits, "string")?;
+                // NumPy's item size is a C int.
+                let bytes = if k == b'U' { n.checked_mul(4) } else { Some(n) };
+                if bytes.is_none_or(|b| b > C_INT_MAX) {
+                    return Err(Error::new(
+                        ErrorKind::ShapeOverflow,
+                        0,
+                        "an item size of at most 2^31-1 bytes (NumPy's limit)",
+                    )
+                    .found(format!("{s:?}")));
+                }
                 match k {
                     b'S' => Dtype::Bytes(n),
                     b'V' => Dtype::Void(n),
@@ -548,9 +561,10 @@ fn typestr(s: &str) -> Result<Dtype> {
                     let multiple = match multiple {
                         None => 1,
                         Some(d) => count_value(d)
+                            .filter(|&v| v <= C_INT_MAX)
                             .and_then(|v| u32::try_from(v).ok())
                             .filter(|_| tu != TimeUnit::Generic)
-                            .ok_or_else(|| bad_descr("a unit multiple between 1 and 2^32-1", s))?,
+                            .ok_or_else(|| bad_descr("a unit multiple between 1 and 2^31-1 (NumPy's limit)", s))?,
                     };
                     DateUnit { unit: tu, multiple }
                 };
@@ -682,22 +696,24 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
             Some(s) => subarray_shape(s)?,
         };
         let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
-        let size = count.and_then(|c| c.checked_mul(dtype.itemsize()));
+        let size = count
+            .and_then(|c| c.checked_mul(dtype.itemsize()))
+            .filter(|&b| b <= C_INT_MAX);
         let Some(size) = size else {
             return Err(Error::new(
                 ErrorKind::ShapeOverflow,
                 item.offset as u64,
-                "a field size that fits in memory",
+                "a field size of at most 2^31-1 bytes (NumPy's limit)",
             ));
         };
         let end = offset
             .checked_add(size)
-            .filter(|&e| e <= isize::MAX as usize);
+            .filter(|&e| e <= C_INT_MAX);
         let Some(end) = end else {
             return Err(Error::new(
                 ErrorKind::ShapeOverflow,
                 item.offset as u64,
-                "a record size that fits in memory",
+                "a record size of at most 2^31-1 bytes (NumPy's limit)",
             ));
         };
         if name.is_empty() {
@@ -761,11 +777,11 @@ fn subarray_shape(lit: &Literal) -> Result<Vec<usize>> {
         )
         .found(lit.type_name()));
     };
-    if dims.len() > 32 {
+    if dims.len() > crate::header::MAX_DIMS {
         return Err(Error::new(
             ErrorKind::ShapeOverflow,
             lit.offset as u64,
-            "a subarray of at most 32 dimensions",
+            "a subarray of at most 64 dimensions",
         ));
     }
     dims.iter()
@@ -773,11 +789,12 @@ fn subarray_shape(lit: &Literal) -> Result<Vec<usize>> {
             Value::Int(n) => n
                 .as_u64()
                 .and_then(|v| usize::try_from(v).ok())
+                .filter(|&v| v <= C_INT_MAX)
                 .ok_or_else(|| {
                     Error::new(
                         ErrorKind::ShapeOverflow,
                         d.offset as u64,
-                        "a dimension that fits in memory",
+                        "a subarray dimension of at most 2^31-1 (NumPy's limit)",
                     )
                 }),
             _ => Err(

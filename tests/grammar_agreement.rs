@@ -29,13 +29,14 @@ use proptest::test_runner::{
     Config as ProptestConfig, FileFailurePersistence, TestCaseError, TestRunner,
 };
 
-const GRAMMAR_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/npy-header.abnf");
+#[path = "common/grammar.rs"]
+mod grammar;
+use grammar::{big_stack, latin1, recognize, Facts, CONTAINERS, GRAMMAR_PATH};
+
 const REGRESSIONS: &str = "proptest-regressions/grammar_agreement.txt";
 
 /// The parser's nesting limit (brackets, the header dict included).
 const MAX_NESTING: u32 = 32;
-/// Rules whose expansion opens one nesting level.
-const CONTAINERS: [&str; 3] = ["dict", "tuple", "list"];
 
 // ------------------------------------------------------------------ grammar --
 
@@ -506,73 +507,8 @@ fn header_settings(seed: u64) -> Settings {
 
 // --------------------------------------------------------------- recognizer --
 
-/// The grammar as a compiled PEG, with whole-input start rules `full_header` and `full_typestr`.
-static RECOGNIZER: LazyLock<pest_vm::Vm> = LazyLock::new(|| {
-    let text = std::fs::read_to_string(GRAMMAR_PATH).expect("read grammar/npy-header.abnf");
-    let rules = abnf_to_pest::parse_abnf(&text).expect("abnf_to_pest reads the grammar");
-    for start in ["header", "typestr"] {
-        assert!(
-            rules.contains_key(start),
-            "abnf_to_pest renamed the start rule {start}"
-        );
-    }
-    let mut pest = format!("{}", abnf_to_pest::render_rules_to_pest(rules).pretty(100));
-    pest.push_str(
-        "\nfull_header = { SOI ~ header ~ EOI }\nfull_typestr = { SOI ~ typestr ~ EOI }\n",
-    );
-    let (_, optimized) = pest_meta::parse_and_optimize(&pest).unwrap_or_else(|errors| {
-        let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        panic!(
-            "generated pest grammar does not build:\n{}\n\n{pest}",
-            msgs.join("\n")
-        )
-    });
-    pest_vm::Vm::new(optimized)
-});
-
-/// What the recognizer's parse tree says about a matched input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Facts {
-    /// Deepest nesting of `dict`/`tuple`/`list`.
-    nesting: u32,
-    /// Whether an integer carries the `L` suffix.
-    long_suffix: bool,
-}
-
-/// Runs the recognizer on the whole of `text` from `start` (`full_header` / `full_typestr`).
-fn recognize(start: &str, text: &str) -> Option<Facts> {
-    let pairs = RECOGNIZER.parse(start, text).ok()?;
-    let mut facts = Facts {
-        nesting: 0,
-        long_suffix: false,
-    };
-    // Iterative walk: (pair, nesting of its parent).
-    let mut stack: Vec<_> = pairs.map(|p| (p, 0u32)).collect();
-    while let Some((pair, depth)) = stack.pop() {
-        let rule = pair.as_rule();
-        let depth = depth + u32::from(CONTAINERS.contains(&rule));
-        facts.nesting = facts.nesting.max(depth);
-        facts.long_suffix |= rule == "long_suffix";
-        stack.extend(pair.into_inner().map(|p| (p, depth)));
-    }
-    Some(facts)
-}
-
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-/// Runs `f` on a thread with a large stack: the PEG recognizer recurses once per
-/// rule, and generated sentences nest far deeper than real headers.
-fn big_stack<F: FnOnce() + Send + 'static>(f: F) {
-    let handle = std::thread::Builder::new()
-        .stack_size(512 << 20)
-        .spawn(f)
-        .expect("spawn test thread");
-    if let Err(panic) = handle.join() {
-        std::panic::resume_unwind(panic);
-    }
-}
+// The recognizer (`RECOGNIZER`, `Facts`, `recognize`, `latin1`, `big_stack`) lives in
+// tests/common/grammar.rs, shared with tests/roundtrip.rs.
 
 // ------------------------------------------------------- generator direction --
 
@@ -692,19 +628,20 @@ fn typestr_refusals(s: &str) -> Vec<ErrorKind> {
     if order == "|" && multi_byte {
         allowed.push(ErrorKind::BadDescr);
     }
-    // Sizes that do not fit in memory.
+    // Item sizes above NumPy's C int (2^31 - 1 bytes).
     let size = |digits: &str| digits.parse::<u128>().unwrap_or(u128::MAX);
+    let c_int_max = i32::MAX as u128;
     if let Some(digits) = code.strip_prefix(['S', 'V']) {
-        if size(digits) > usize::MAX as u128 {
+        if size(digits) > c_int_max {
             allowed.push(ErrorKind::ShapeOverflow);
         }
     }
     if let Some(digits) = code.strip_prefix('U') {
-        if size(digits).saturating_mul(4) > usize::MAX as u128 {
+        if size(digits).saturating_mul(4) > c_int_max {
             allowed.push(ErrorKind::ShapeOverflow);
         }
     }
-    // A unit multiple must fit in 32 bits, and `generic` takes none.
+    // A unit multiple must fit NumPy's C int, and `generic` takes none.
     if let Some(unit) = code
         .get(2..)
         .and_then(|u| u.strip_prefix('['))
@@ -714,7 +651,7 @@ fn typestr_refusals(s: &str) -> Vec<ErrorKind> {
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(unit.len());
         let (digits, name) = unit.split_at(name_at);
-        if !digits.is_empty() && (name == "generic" || size(digits) > u128::from(u32::MAX)) {
+        if !digits.is_empty() && (name == "generic" || size(digits) > c_int_max) {
             allowed.push(ErrorKind::BadDescr);
         }
     }
