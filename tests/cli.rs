@@ -325,3 +325,20 @@ fn hostile_input_never_panics_the_cli() {
 fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+#[test]
+fn dump_refuses_endless_listings_of_zero_size_elements() {
+    // 2^40 records of a zero-size dtype: a valid 128-byte file with no payload.
+    let h = "{'descr': [('a', '<f8', (0,))], 'fortran_order': False, 'shape': (1099511627776,), }";
+    let mut text = h.to_string();
+    text.push_str(&" ".repeat(64 - ((10 + h.len() + 1) % 64)));
+    text.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(text.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(text.as_bytes());
+    let p = write_temp("zero-size.npy", &bytes);
+    assert_eq!(run(&["validate", p.to_str().unwrap()]).status.code(), Some(0));
+    let out = run(&["dump", "--json", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("zero-size dtype"));
+}

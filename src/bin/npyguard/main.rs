@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 1 an input is invalid (or arrays differ), 2 usage or I/O errors.
 
+mod dataset_cli;
 mod diff;
 mod npz_cli;
 mod render;
@@ -117,6 +118,8 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         member: Option<String>,
         #[command(flatten)]
+        dataset: dataset_cli::DatasetArgs,
+        #[command(flatten)]
         limits: Limits,
     },
     /// Compare two arrays value by value (exit 0 equal within tolerance, 1 different, 2 unreadable).
@@ -157,12 +160,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
             c_order,
             member,
+            dataset,
             limits,
         } => convert(
             &input,
             &output,
             c_order,
             member.as_deref(),
+            &dataset,
             &limits.options(),
         ),
         Command::Diff(args) => diff::run(&args),
@@ -373,8 +378,10 @@ fn convert(
     output: &Path,
     c_order: bool,
     member: Option<&str>,
+    dataset: &dataset_cli::DatasetArgs,
     opts: &ReadOptions,
 ) -> Result<ExitCode, String> {
+    dataset_cli::check(dataset, c_order)?;
     let read = if npz_cli::is_npz(input) {
         npz_cli::read_member(input, member, opts)?
     } else if member.is_some() {
@@ -389,6 +396,9 @@ fn convert(
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
+    if dataset.to.is_some() {
+        return dataset_cli::convert(array, output, dataset);
+    }
     let array = if c_order { array.to_c_order() } else { array };
     // Keep the input's format version when the header still fits it (so files written with
     // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.

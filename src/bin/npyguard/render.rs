@@ -13,6 +13,9 @@ pub enum Style {
 
 const EDGE: usize = 3;
 
+/// Most elements of a zero-size dtype `dump` will print (they cost no input bytes).
+const MAX_UNBACKED_ELEMENTS: usize = 1 << 20;
+
 /// Shortest decimal for `v` that reads back to the same `f64`, JSON-compatible.
 pub fn fmt_f64(v: f64) -> String {
     plain_or_exp(v, format!("{v}"), format!("{v:e}"))
@@ -225,6 +228,16 @@ impl Renderer {
 
 /// Renders the values of `array` in logical (row-major) order.
 pub fn values(array: &Array, style: Style) -> Result<String, npyguard::Error> {
+    // Elements of a zero-size dtype (a record of empty subarrays) are not backed by any
+    // byte, so a tiny file could ask for a practically endless listing: cap it.
+    if array.dtype().itemsize() == 0 && array.len() > MAX_UNBACKED_ELEMENTS {
+        return Err(npyguard::Error::new(
+            npyguard::ErrorKind::InvalidInput,
+            array.header().payload_offset(),
+            format!("at most {MAX_UNBACKED_ELEMENTS} elements of a zero-size dtype to print"),
+        )
+        .found(format!("{} elements", array.len())));
+    }
     let r = Renderer::build(array.clone(), style)?;
     let mut out = String::new();
     r.block(0, r.array.shape(), &mut out);
