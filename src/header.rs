@@ -40,10 +40,15 @@ pub struct Header {
 }
 
 impl Header {
-    /// A header for an array of `dtype` and `shape`, checking that its size fits.
+    /// A header for an array of `dtype` and `shape`, checking that its size fits
+    /// and that the dtype reads back as itself from its descr (so the writer never
+    /// writes a header that the reader refuses or reads as another dtype: `S0`,
+    /// multiples over 2^31-1, hand-built records whose fields overlap, are unnamed
+    /// or overrun the item size are refused here).
     ///
     /// The version and payload offset are those `np.save` would choose; the writer sets them.
     pub fn new(dtype: Dtype, shape: Vec<usize>, fortran_order: bool) -> Result<Header> {
+        check_descr_round_trip(&dtype)?;
         let (element_count, payload_len) = sizes(&dtype, &shape, 0)?;
         Ok(Header {
             version: Version::V1_0,
@@ -168,6 +173,23 @@ impl Header {
     pub(crate) fn set_fortran_order(&mut self, fortran_order: bool) {
         self.fortran_order = fortran_order;
     }
+}
+
+/// Refuses a dtype whose descr (what the writer writes) does not read back as the same dtype.
+fn check_descr_round_trip(dtype: &Dtype) -> Result<()> {
+    let back = Dtype::from_descr(&dtype.descr())?;
+    if &back != dtype {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            0,
+            "a dtype whose descr reads back as the same dtype",
+        )
+        .found(format!(
+            "{:.200} reads back as another dtype",
+            dtype.descr().to_string()
+        )));
+    }
+    Ok(())
 }
 
 /// Element count and payload length, with NumPy's rule: the product of the
