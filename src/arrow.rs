@@ -38,8 +38,8 @@
 //! then a zero-copy slice wherever memory order allows: a 1-D array; each column of a
 //! Fortran-order 2-D array (columns are contiguous there); the `FixedSizeList` values of
 //! a C-order 2-D array. The other cases — columns of a C-order matrix, row lists of a
-//! Fortran-order one — copy one batch at a time through the blocked transpose of
-//! [`crate::layout`] (into a single buffer that the batch's columns share). Booleans
+//! Fortran-order one — copy one batch at a time through a cache-tiled transpose
+//! (into a single buffer that the batch's columns share). Booleans
 //! (bit-packed in Arrow), complex numbers (split into `re`/`im`) and strings are always
 //! copied per batch. [`Dataset::batches`] walks the array in bounded row batches, so a
 //! writer needs memory for the input array plus about one batch.
@@ -47,8 +47,10 @@
 //! **Non-zeros.** Zero is `0` for integers, `false` for booleans, `0` for datetimes and
 //! timedeltas (NaT is not zero), exactly `+0.0` or `−0.0` for floats (`f2` too), and
 //! `0 + 0j` (either sign) for complex numbers; NaN is not zero. Strings are refused.
-//! Each row range is scanned twice — a count, then a fill into exactly-sized buffers —
-//! with no boxing, in the array's memory order (column segments for Fortran data). The
+//! Each row range is scanned twice — a count (per row, for Fortran data), then a fill
+//! into exactly-sized buffers — with no boxing, in the array's memory order (column
+//! segments for Fortran data; a Fortran range of more than 65 536 rows is counted once
+//! more up front, as it is filled in blocks of 65 536 rows). The
 //! output is in **row-major order**: `row_no` ascending, then `col_no` ascending, the
 //! order of NumPy's `np.nonzero` for any memory order. `col_no` is Int16 while the array
 //! has at most 32 767 columns, Int32 up to 2³¹ − 1 columns, Int64 beyond.
@@ -77,11 +79,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::types::{
-    ArrowPrimitiveType, DurationMicrosecondType, DurationMillisecondType,
-    DurationNanosecondType, DurationSecondType, Float16Type, Float32Type, Float64Type,
-    Int16Type, Int32Type, Int64Type, Int8Type, TimestampMicrosecondType,
-    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt16Type,
-    UInt32Type, UInt64Type, UInt8Type,
+    ArrowPrimitiveType, DurationMicrosecondType, DurationMillisecondType, DurationNanosecondType,
+    DurationSecondType, Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type,
+    Int8Type, TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{
     Array as _, ArrayRef, BinaryArray, BooleanArray, FixedSizeBinaryArray, FixedSizeListArray,
@@ -89,23 +90,42 @@ use arrow_array::{
     StructArray,
 };
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields, Schema, SchemaRef, TimeUnit as Unit};
+use arrow_schema::{
+    ArrowError, DataType, Field, FieldRef, Fields, Schema, SchemaRef, TimeUnit as Unit,
+};
 
 use crate::array::{Array, ArrayData};
 use crate::dtype::{DateUnit, Dtype, TimeUnit};
 use crate::error::{Error, ErrorKind, Result};
-use crate::layout;
 
 /// Most input rows in one batch of [`Dataset::default_batch_rows`] (64 Ki).
+///
+/// ```
+/// assert_eq!(npyguard::arrow::DEFAULT_BATCH_ROWS, 64 * 1024);
+/// ```
 pub const DEFAULT_BATCH_ROWS: usize = 65_536;
 
 /// The approximate size [`Dataset::default_batch_rows`] keeps one batch under (64 MiB).
+///
+/// ```
+/// assert_eq!(npyguard::arrow::TARGET_BATCH_BYTES, 64 << 20);
+/// ```
 pub const TARGET_BATCH_BYTES: usize = 64 << 20;
 
 /// Rows the non-zero scan handles at once (bounds its per-row counters).
 const NZ_BLOCK_ROWS: usize = 65_536;
 
-/// Most columns an array may have for `col_no` to be Int16.
+/// Most columns an array may have for `col_no` to be Int16 (Int32 beyond, up to
+/// 2³¹ − 1 columns; Int64 after that).
+///
+/// ```
+/// use arrow_schema::DataType;
+/// use npyguard::{arrow, NpyArray};
+/// let n = arrow::INT16_MAX_COLUMNS + 1;
+/// let a = NpyArray::from_vec(vec![1u8; n], vec![1, n]).unwrap().to_array();
+/// let nz = arrow::nonzeros(&a).unwrap();
+/// assert_eq!(nz.schema().field(1).data_type(), &DataType::Int32);
+/// ```
 pub const INT16_MAX_COLUMNS: usize = 32_767;
 
 /// How an array becomes a table (see the [module docs](self)).
@@ -322,7 +342,9 @@ fn arc<A: arrow_array::Array + 'static>(a: A) -> ArrayRef {
 }
 
 fn prim_buf<T: ArrowPrimitiveType>(b: ScalarBuffer<T::Native>) -> Result<ArrayRef> {
-    PrimitiveArray::<T>::try_new(b, None).map(arc).map_err(arrow_err)
+    PrimitiveArray::<T>::try_new(b, None)
+        .map(arc)
+        .map_err(arrow_err)
 }
 
 fn prim_vec<T: ArrowPrimitiveType>(v: Vec<T::Native>) -> Result<ArrayRef> {
@@ -357,12 +379,13 @@ fn complex_vec<T: ArrowPrimitiveType>(v: Vec<[T::Native; 2]>) -> Result<ArrayRef
 
 fn time_buf(b: ScalarBuffer<i64>, kind: TimeKind) -> Result<ArrayRef> {
     let nulls = b
-        .iter()
-        .any(|&v| v == i64::MIN)
+        .contains(&i64::MIN)
         .then(|| b.iter().map(|&v| v != i64::MIN).collect::<NullBuffer>());
     macro_rules! mk {
         ($t:ty) => {
-            PrimitiveArray::<$t>::try_new(b, nulls).map(arc).map_err(arrow_err)
+            PrimitiveArray::<$t>::try_new(b, nulls)
+                .map(arc)
+                .map_err(arrow_err)
         };
     }
     match kind {
@@ -394,7 +417,11 @@ fn element<T>(data: &[T], i: usize, w: usize) -> Result<&[T]> {
 }
 
 /// Builds S/U/V elements picked by `idx` (`count` of them) into Binary / Utf8 / FixedSizeBinary.
-fn fixed_gather(view: View<'_>, idx: impl Iterator<Item = usize>, count: usize) -> Result<ArrayRef> {
+fn fixed_gather(
+    view: View<'_>,
+    idx: impl Iterator<Item = usize>,
+    count: usize,
+) -> Result<ArrayRef> {
     match view {
         View::Bytes(data, w) => {
             let mut values = Vec::with_capacity(count.saturating_mul(w));
@@ -402,7 +429,10 @@ fn fixed_gather(view: View<'_>, idx: impl Iterator<Item = usize>, count: usize) 
             offsets.push(0i32);
             for i in idx {
                 let e = element(data, i, w)?;
-                let end = e.iter().rposition(|&b| b != 0).map_or(0, |p| p.saturating_add(1));
+                let end = e
+                    .iter()
+                    .rposition(|&b| b != 0)
+                    .map_or(0, |p| p.saturating_add(1));
                 values.extend_from_slice(e.get(..end).unwrap_or_default());
                 offsets.push(offset_i32(values.len())?);
             }
@@ -417,7 +447,10 @@ fn fixed_gather(view: View<'_>, idx: impl Iterator<Item = usize>, count: usize) 
             offsets.push(0i32);
             for i in idx {
                 let e = element(chars, i, w)?;
-                let end = e.iter().rposition(|&c| c != '\0').map_or(0, |p| p.saturating_add(1));
+                let end = e
+                    .iter()
+                    .rposition(|&c| c != '\0')
+                    .map_or(0, |p| p.saturating_add(1));
                 values.extend(e.get(..end).unwrap_or_default());
                 offsets.push(offset_i32(values.len())?);
             }
@@ -715,11 +748,11 @@ impl<'a> View<'a> {
             fixed => fixed_gather(self, start..add(start, len)?, len))
     }
 
-    /// The columns of C-order rows `r0..r0 + len` (blocked transpose into one shared buffer).
+    /// The columns of C-order rows `r0..r0 + len` (tiled transpose into one shared buffer).
     fn c_block_columns(self, g: Geom, r0: usize, len: usize) -> Result<Vec<ArrayRef>> {
         typed!(self, |s, mk, _zero| {
-            let block = sub(s, mul(r0, g.cols)?, mul(len, g.cols)?)?;
-            let whole = mk(layout::c_to_fortran(block, &[len, g.cols]))?;
+            // Column c of the block is out[c * len..][..len] = s[(r0 + r) * cols + c].
+            let whole = mk(transpose(s, mul(r0, g.cols)?, g.cols, g.cols, len)?)?;
             (0..g.cols)
                 .map(|c| Ok(whole.slice(mul(c, len)?, len)))
                 .collect()
@@ -731,11 +764,8 @@ impl<'a> View<'a> {
     /// The values of Fortran-order rows `r0..r0 + len` in row-major order.
     fn f_block_rows(self, g: Geom, r0: usize, len: usize) -> Result<ArrayRef> {
         typed!(self, |s, mk, _zero| {
-            let mut tmp = Vec::with_capacity(mul(len, g.cols)?);
-            for c in 0..g.cols {
-                tmp.extend_from_slice(sub(s, g.index(r0, c), len)?);
-            }
-            mk(layout::fortran_to_c(&tmp, &[len, g.cols]))
+            // Row r of the block is out[r * cols..][..cols] = s[c * rows + r0 + r].
+            mk(transpose(s, r0, g.rows, len, g.cols)?)
         }, fixed => {
             let idx = (r0..r0.saturating_add(len))
                 .flat_map(|r| (0..g.cols).map(move |c| g.index(r, c)));
@@ -770,6 +800,54 @@ impl<'a> View<'a> {
     }
 }
 
+/// Side of the square tiles [`transpose`] works in (a tile of `f64` is 8 KiB).
+const TILE: usize = 32;
+
+/// The `n` x `m` matrix `out[i * m + j] = src[off + j * ld + i]`: a tiled transpose of
+/// the strided sub-matrix of `src` whose `m` columns of `n` contiguous elements start
+/// `ld` apart at `off`. Reads are contiguous runs, writes stay inside one tile.
+fn transpose<T: Copy + Default>(
+    src: &[T],
+    off: usize,
+    ld: usize,
+    n: usize,
+    m: usize,
+) -> Result<Vec<T>> {
+    let mut out = vec![T::default(); mul(n, m)?];
+    if n == 0 || m == 0 {
+        return Ok(out);
+    }
+    // The last element read must exist (so every run below is in range).
+    let last = add(
+        off,
+        add(mul(m.saturating_sub(1), ld)?, n.saturating_sub(1))?,
+    )?;
+    if last >= src.len() {
+        return Err(out_of_range());
+    }
+    for i0 in (0..n).step_by(TILE) {
+        let i1 = i0.saturating_add(TILE).min(n);
+        for j0 in (0..m).step_by(TILE) {
+            let j1 = j0.saturating_add(TILE).min(m);
+            for j in j0..j1 {
+                let run = sub(
+                    src,
+                    off.saturating_add(j.saturating_mul(ld)).saturating_add(i0),
+                    i1.saturating_sub(i0),
+                )?;
+                let mut at = i0.saturating_mul(m).saturating_add(j);
+                for &v in run {
+                    if let Some(o) = out.get_mut(at) {
+                        *o = v;
+                    }
+                    at = at.saturating_add(m);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 // ---------------------------------------------------------------------------
 // Geometry
 
@@ -786,9 +864,24 @@ struct Geom {
 impl Geom {
     fn new(shape: &[usize], fortran: bool) -> Result<Geom> {
         match *shape {
-            [] => Ok(Geom { rows: 1, cols: 1, fortran: false, two_d: false }),
-            [n] => Ok(Geom { rows: n, cols: 1, fortran: false, two_d: false }),
-            [r, c] => Ok(Geom { rows: r, cols: c, fortran: fortran && r > 1 && c > 1, two_d: true }),
+            [] => Ok(Geom {
+                rows: 1,
+                cols: 1,
+                fortran: false,
+                two_d: false,
+            }),
+            [n] => Ok(Geom {
+                rows: n,
+                cols: 1,
+                fortran: false,
+                two_d: false,
+            }),
+            [r, c] => Ok(Geom {
+                rows: r,
+                cols: c,
+                fortran: fortran && r > 1 && c > 1,
+                two_d: true,
+            }),
             _ => Err(Error::new(
                 ErrorKind::InvalidInput,
                 0,
@@ -942,6 +1035,21 @@ fn for_blocks(rows: Range<usize>, mut f: impl FnMut(Range<usize>) -> Result<()>)
     Ok(())
 }
 
+/// The non-zero count of `rows` when the output buffers must be sized up front; `None`
+/// for Fortran data that [`nz_fill`] handles in one block, which counts each row itself
+/// and sizes its buffers exactly (so the array is read twice, not three times).
+fn exact_total<T>(
+    s: &[T],
+    g: Geom,
+    rows: &Range<usize>,
+    zero: impl Fn(&T) -> bool,
+) -> Result<Option<usize>> {
+    if g.fortran && rows.end.saturating_sub(rows.start) <= NZ_BLOCK_ROWS {
+        return Ok(None);
+    }
+    nz_count(s, g, rows, zero).map(Some)
+}
+
 fn nz_arrays<T: Copy + Default, C: ArrowPrimitiveType>(
     s: &[T],
     g: Geom,
@@ -952,23 +1060,30 @@ fn nz_arrays<T: Copy + Default, C: ArrowPrimitiveType>(
 where
     C::Native: Default + TryFrom<usize>,
 {
-    let total = nz_count(s, g, &rows, zero)?;
-    let mut row_nos: Vec<i64> = Vec::with_capacity(total);
-    let mut cols: Vec<C::Native> = Vec::with_capacity(total);
-    let mut vals: Vec<T> = Vec::with_capacity(total);
+    let total = exact_total(s, g, &rows, zero)?;
+    let cap = total.unwrap_or(0);
+    let mut row_nos: Vec<i64> = Vec::with_capacity(cap);
+    let mut cols: Vec<C::Native> = Vec::with_capacity(cap);
+    let mut vals: Vec<T> = Vec::with_capacity(cap);
     let mut counts = Vec::new();
     for_blocks(rows, |block| {
         nz_fill(s, g, &block, zero, &mut counts, &mut cols, &mut vals)?;
+        row_nos.reserve_exact(vals.len().saturating_sub(row_nos.len()));
         for (r, &n) in block.zip(counts.iter()) {
             let r = row_no(r)?;
             row_nos.extend(std::iter::repeat_n(r, n));
         }
         Ok(())
     })?;
-    if row_nos.len() != total || cols.len() != total || vals.len() != total {
+    let n = vals.len();
+    if row_nos.len() != n || cols.len() != n || total.is_some_and(|t| t != n) {
         return Err(out_of_range());
     }
-    Ok([prim_vec::<Int64Type>(row_nos)?, prim_vec::<C>(cols)?, mk(vals)?])
+    Ok([
+        prim_vec::<Int64Type>(row_nos)?,
+        prim_vec::<C>(cols)?,
+        mk(vals)?,
+    ])
 }
 
 fn csr_parts<T: Copy + Default>(
@@ -977,11 +1092,11 @@ fn csr_parts<T: Copy + Default>(
     zero: impl Fn(&T) -> bool + Copy,
 ) -> Result<(Vec<i64>, Vec<i32>, Vec<T>)> {
     let rows = 0..g.rows;
-    let total = nz_count(s, g, &rows, zero)?;
+    let total = exact_total(s, g, &rows, zero)?;
     let mut indptr: Vec<i64> = Vec::with_capacity(g.rows.saturating_add(1));
     indptr.push(0);
-    let mut indices: Vec<i32> = Vec::with_capacity(total);
-    let mut vals: Vec<T> = Vec::with_capacity(total);
+    let mut indices: Vec<i32> = Vec::with_capacity(total.unwrap_or(0));
+    let mut vals: Vec<T> = Vec::with_capacity(total.unwrap_or(0));
     let mut counts = Vec::new();
     let mut end = 0usize;
     for_blocks(rows, |block| {
@@ -992,7 +1107,7 @@ fn csr_parts<T: Copy + Default>(
         }
         Ok(())
     })?;
-    if indices.len() != total || vals.len() != total {
+    if indices.len() != vals.len() || total.is_some_and(|t| t != vals.len()) {
         return Err(out_of_range());
     }
     Ok((indptr, indices, vals))
@@ -1029,8 +1144,10 @@ pub struct Dataset {
     layout: Layout,
     schema: SchemaRef,
     col_width: ColWidth,
-    /// Bytes one input row takes in an output batch (for batch sizing).
+    /// Bytes one input row takes in an output batch, at most (for batch sizing).
     row_bytes: usize,
+    /// Bytes of one output row's values (for Parquet row-group sizing).
+    out_row_bytes: usize,
 }
 
 fn schema_metadata(array: &Array, layout: Layout) -> HashMap<String, String> {
@@ -1038,7 +1155,10 @@ fn schema_metadata(array: &Array, layout: Layout) -> HashMap<String, String> {
     HashMap::from([
         ("numpy.dtype".to_string(), array.dtype().typestr()),
         ("numpy.shape".to_string(), crate::repr::py_shape(&shape)),
-        ("numpy.fortran_order".to_string(), array.fortran_order().to_string()),
+        (
+            "numpy.fortran_order".to_string(),
+            array.fortran_order().to_string(),
+        ),
         ("npyguard.layout".to_string(), layout.name().to_string()),
     ])
 }
@@ -1076,7 +1196,11 @@ impl Dataset {
                         array.shape(),
                     ));
                 };
-                vec![Field::new("c1", DataType::FixedSizeList(Arc::new(item.clone()), size), false)]
+                vec![Field::new(
+                    "c1",
+                    DataType::FixedSizeList(Arc::new(item.clone()), size),
+                    false,
+                )]
             }
             Layout::NonZeros => {
                 if matches!(dtype, Dtype::Bytes(_) | Dtype::Unicode(..) | Dtype::Void(_)) {
@@ -1094,13 +1218,32 @@ impl Dataset {
                 ]
             }
         };
-        let schema = Arc::new(Schema::new_with_metadata(fields, schema_metadata(&array, layout)));
+        let schema = Arc::new(Schema::new_with_metadata(
+            fields,
+            schema_metadata(&array, layout),
+        ));
         let per = dtype.itemsize().max(1);
-        let per = if layout == Layout::NonZeros { per.saturating_add(16) } else { per };
+        let per = if layout == Layout::NonZeros {
+            per.saturating_add(16)
+        } else {
+            per
+        };
         let row_bytes = geom.cols.saturating_mul(per).max(1);
+        let out_row_bytes = match layout {
+            Layout::NonZeros => dtype.itemsize().saturating_add(16),
+            Layout::Columns | Layout::RowLists => row_bytes,
+        };
         let (_, data) = array.into_parts();
         let flat = Flat::from_data(data, &dtype)?;
-        Ok(Dataset { flat, geom, layout, schema, col_width, row_bytes })
+        Ok(Dataset {
+            flat,
+            geom,
+            layout,
+            schema,
+            col_width,
+            row_bytes,
+            out_row_bytes,
+        })
     }
 
     /// The layout.
@@ -1226,7 +1369,12 @@ impl Dataset {
         } else {
             rows_per_batch
         };
-        Batches { dataset: self, next: 0, step, first: true }
+        Batches {
+            dataset: self,
+            next: 0,
+            step,
+            first: true,
+        }
     }
 
     /// All input rows as one batch.
@@ -1487,7 +1635,11 @@ fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
                     .downcast_ref::<StructArray>()
                     .ok_or_else(out_of_range)?;
                 for (p, col) in parts.iter().zip(s.columns()) {
-                    fields.push(p.as_ref().clone().with_name(format!("{}_{}", f.name(), p.name())));
+                    fields.push(
+                        p.as_ref()
+                            .clone()
+                            .with_name(format!("{}_{}", f.name(), p.name())),
+                    );
                     columns.push(Arc::clone(col));
                 }
             }
@@ -1550,18 +1702,26 @@ pub fn write_csv<W: Write>(
 
 /// Parquet options for [`write_parquet`].
 ///
+/// The writer's memory beyond the input array and the batch being written is about one
+/// row group: its encoded pages plus, with dictionary encoding, 8 bytes per value not yet
+/// in a page. Row groups are therefore closed by size (`max_row_group_bytes` of input
+/// values), not only by rows, and pages hold at most `data_page_rows` rows.
+///
 /// ```
 /// let o = npyguard::arrow::ParquetOptions::default();
 /// assert_eq!(o.max_row_group_rows, 1 << 20);
+/// assert_eq!(o.max_row_group_bytes, 64 << 20);
 /// ```
 #[cfg(feature = "parquet")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParquetOptions {
     /// Most rows in one row group.
     pub max_row_group_rows: usize,
-    /// A row group is closed once its buffered (encoded) size passes this many bytes,
-    /// which bounds the writer's memory for wide arrays.
+    /// Most bytes of input values in one row group (a 2 000-column `f4` array gets
+    /// 8 388 rows per group at 64 MiB); also the cap on the writer's buffered size.
     pub max_row_group_bytes: usize,
+    /// Most rows in one data page.
+    pub data_page_rows: usize,
 }
 
 #[cfg(feature = "parquet")]
@@ -1569,7 +1729,8 @@ impl Default for ParquetOptions {
     fn default() -> ParquetOptions {
         ParquetOptions {
             max_row_group_rows: 1 << 20,
-            max_row_group_bytes: 128 << 20,
+            max_row_group_bytes: 64 << 20,
+            data_page_rows: 8192,
         }
     }
 }
@@ -1604,9 +1765,16 @@ pub fn write_parquet<W: Write + Send>(
     use parquet::basic::Compression;
     use parquet::file::properties::WriterProperties;
 
+    // Output rows whose values fit max_row_group_bytes.
+    let group_rows = opts
+        .max_row_group_bytes
+        .checked_div(ds.out_row_bytes.max(1))
+        .unwrap_or(1)
+        .clamp(1, opts.max_row_group_rows.max(1));
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
-        .set_max_row_group_size(opts.max_row_group_rows.max(1))
+        .set_max_row_group_size(group_rows)
+        .set_data_page_row_count_limit(opts.data_page_rows.max(1))
         .build();
     let mut w = ArrowWriter::try_new(out, ds.schema(), Some(props)).map_err(parquet_err)?;
     let stats = drive(ds, rows_per_batch, progress, |b| {
@@ -1630,9 +1798,10 @@ mod tests {
 
     #[test]
     fn fortran_columns_share_one_buffer() {
-        let a = NpyArray::from_vec_with(vec![1i32, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little)
-            .unwrap()
-            .to_array();
+        let a =
+            NpyArray::from_vec_with(vec![1i32, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little)
+                .unwrap()
+                .to_array();
         let b = columns(a).unwrap();
         let c0 = b.column(0).as_primitive::<Int32Type>();
         let c2 = b.column(2).as_primitive::<Int32Type>();
@@ -1642,6 +1811,22 @@ mod tests {
         let base0 = c0.values().inner().as_ptr() as usize;
         let base2 = c2.values().inner().as_ptr() as usize;
         assert_eq!(base2 - base0, 16);
+    }
+
+    #[test]
+    fn transpose_matches_naive() {
+        for (rows, cols) in [(1, 1), (3, 5), (33, 70), (64, 1), (1, 65), (100, 37)] {
+            let s: Vec<u32> = (0..rows * cols).map(|x| x as u32).collect();
+            // F-order rows r0..r0+len of a rows x cols matrix, as C order.
+            for (r0, len) in [(0, rows), (rows / 3, rows - rows / 3)] {
+                let got = transpose(&s, r0, rows, len, cols).unwrap();
+                let want: Vec<u32> = (r0..r0 + len)
+                    .flat_map(|r| (0..cols).map(move |c| (c * rows + r) as u32))
+                    .collect();
+                assert_eq!(got, want, "{rows}x{cols} from {r0}");
+            }
+        }
+        assert!(transpose(&[1u8, 2, 3], 1, 2, 2, 2).is_err());
     }
 
     #[test]
@@ -1661,8 +1846,17 @@ mod tests {
             .unwrap()
             .to_array();
         let b = nonzeros(&a).unwrap();
-        assert_eq!(b.column(0).as_primitive::<Int64Type>().values(), &[0, 0, 1, 1]);
-        assert_eq!(b.column(1).as_primitive::<Int16Type>().values(), &[1, 2, 0, 2]);
-        assert_eq!(b.column(2).as_primitive::<UInt8Type>().values(), &[1, 2, 3, 5]);
+        assert_eq!(
+            b.column(0).as_primitive::<Int64Type>().values(),
+            &[0, 0, 1, 1]
+        );
+        assert_eq!(
+            b.column(1).as_primitive::<Int16Type>().values(),
+            &[1, 2, 0, 2]
+        );
+        assert_eq!(
+            b.column(2).as_primitive::<UInt8Type>().values(),
+            &[1, 2, 3, 5]
+        );
     }
 }

@@ -69,7 +69,7 @@ impl<T: Element> NpyArray<T> {
     /// let f = NpyArray::from_vec_with(vec![1u8, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
     /// let v = f.view_ndarray().unwrap();
     /// assert_eq!(v[[0, 2]], 3);
-    /// assert_eq!(v.row(1).to_vec(), vec![4, 5, 6]);
+    /// assert_eq!(v.index_axis(ndarray::Axis(0), 1).iter().copied().collect::<Vec<_>>(), [4, 5, 6]);
     /// ```
     pub fn view_ndarray(&self) -> Result<ArrayViewD<'_, T>> {
         let shape = IxDyn(self.shape());
@@ -145,7 +145,13 @@ impl<T: Element> NpyArray<T> {
         let window = start
             .checked_add(n)
             .and_then(|end| v.get(start..end))
-            .ok_or_else(|| Error::new(ErrorKind::InvalidInput, 0, "an ndarray buffer that holds the array"))?;
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidInput,
+                    0,
+                    "an ndarray buffer that holds the array",
+                )
+            })?;
         NpyArray::from_vec_with(window.to_vec(), shape, fortran, Endian::Little)
     }
 }
@@ -165,6 +171,29 @@ mod tests {
         assert!(a.fortran_order());
         assert_eq!(a.get(&[1, 2, 3]), Some(&23));
         assert_eq!(a.into_ndarray().unwrap(), f.into_dyn());
+    }
+
+    #[test]
+    fn no_copy_either_way() {
+        for fortran in [false, true] {
+            let a = NpyArray::from_vec_with(
+                (0..12).collect::<Vec<u32>>(),
+                vec![3, 4],
+                fortran,
+                Endian::Big,
+            )
+            .unwrap();
+            let p = a.data().as_ptr();
+            let nd = a.into_ndarray().unwrap();
+            assert_eq!(nd.as_ptr(), p, "into_ndarray keeps the buffer");
+            let back = NpyArray::from_ndarray_owned(nd).unwrap();
+            assert_eq!(
+                back.data().as_ptr(),
+                p,
+                "from_ndarray_owned keeps the buffer"
+            );
+            assert_eq!(back.fortran_order(), fortran);
+        }
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub fn check(args: &DatasetArgs, c_order: bool) -> Result<(), String> {
     if c_order {
         return Err("--c-order applies to .npy output; datasets are always in row order".into());
     }
+    if args.to == Some(Format::Csv) && args.layout == Some(LayoutArg::Rowlists) {
+        return Err("CSV has no list type: use --layout columns or nonzeros with --to csv".into());
+    }
     if cfg!(feature = "cli-datasets") {
         Ok(())
     } else {
