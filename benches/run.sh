@@ -14,8 +14,8 @@ out="$dir/results.jsonl"
 # Moonshot: the same reads with glibc's transparent-huge-page malloc (opt-in via the environment).
 BENCH_ONLY=read GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$here/target/release/npyguard-bench" "$dir" "$mib" \
   | sed 's/"name": "/"name": "[hugetlb=1] /' | grep -E '"group": "read_(le|be)"' | tee -a "$out" || true
-# The nonzeros benchmark needs the arrow feature (issue 6); run it when available.
-if [ -x "$here/target/release/nonzeros-bench" ]; then "$here/target/release/nonzeros-bench" "$dir" | tee -a "$out"; fi
 python3 "$here/numpy_bench.py" "$dir" | tee -a "$out"
+# nonzeros (arrow feature) on the sparse matrix numpy_bench.py just wrote.
+"$here/target/release/nonzeros-bench" "$dir" | tee -a "$out"
 python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"
