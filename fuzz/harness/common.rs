@@ -1,0 +1,380 @@
+//! Shared by the harnesses: comparing results, and building arbitrary dtypes,
+//! shapes and arrays from fuzz bytes.
+//!
+//! Each harness pulls this file in with `#[path = "common.rs"] mod common;`,
+//! so it is compiled once per harness; not every harness uses every item.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::fmt::Debug;
+
+use arbitrary::{Arbitrary, Result as AResult, Unstructured};
+use npyguard::write::to_vec;
+use npyguard::{Array, ArrayData, DateUnit, Dtype, Endian, Error, ErrorKind, Field, Header, Record, TimeUnit};
+
+// ------------------------------------------------------------- outcomes --
+
+/// What two runs over the same input must agree on: the array (compared by its
+/// `np.save` bytes, so floats compare by bit pattern and NaN equals itself) or
+/// the error's kind and offset.
+#[derive(PartialEq, Eq)]
+pub enum Outcome {
+    /// A decoded array: dtype, order, shape and the bytes the writer makes of it.
+    Array {
+        dtype: Dtype,
+        fortran_order: bool,
+        shape: Vec<usize>,
+        extra: usize,
+        bytes: Vec<u8>,
+    },
+    /// An error: its kind and byte offset.
+    Error { kind: ErrorKind, offset: u64 },
+}
+
+impl Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Array {
+                dtype,
+                fortran_order,
+                shape,
+                extra,
+                bytes,
+            } => {
+                let shown: Vec<u8> = bytes.iter().copied().take(256).collect();
+                write!(
+                    f,
+                    "Array {{ dtype: {dtype:?}, fortran_order: {fortran_order}, shape: {shape:?}, extra keys: {extra}, \
+                     {} bytes: {shown:02x?}{} }}",
+                    bytes.len(),
+                    if bytes.len() > 256 { " ..." } else { "" }
+                )
+            }
+            Outcome::Error { kind, offset } => write!(f, "Error {{ {kind:?} at {offset} }}"),
+        }
+    }
+}
+
+/// The `np.save` bytes of `array` (the writer cannot fail on a `Vec`).
+pub fn saved(array: &Array) -> Vec<u8> {
+    to_vec(array).unwrap_or_else(|e| panic!("to_vec failed on an in-memory Vec: {e}"))
+}
+
+/// The outcome of one run.
+pub fn outcome(r: &npyguard::Result<Array>) -> Outcome {
+    match r {
+        Ok(a) => Outcome::Array {
+            dtype: a.dtype().clone(),
+            fortran_order: a.fortran_order(),
+            shape: a.shape().to_vec(),
+            extra: a.header().extra().len(),
+            bytes: saved(a),
+        },
+        Err(e) => error_outcome(e),
+    }
+}
+
+/// The outcome of an error.
+pub fn error_outcome(e: &Error) -> Outcome {
+    Outcome::Error {
+        kind: e.kind(),
+        offset: e.offset(),
+    }
+}
+
+/// Panics unless `a` and `b` agree, naming the two runs.
+pub fn assert_same(what_a: &str, a: &Outcome, what_b: &str, b: &Outcome) {
+    assert!(
+        a == b,
+        "{what_a} and {what_b} disagree:\n  {what_a}: {a:?}\n  {what_b}: {b:?}"
+    );
+}
+
+/// The same, for headers or errors (kind + offset).
+pub fn assert_same_header(what_a: &str, a: &npyguard::Result<Header>, what_b: &str, b: &npyguard::Result<Header>) {
+    let same = match (a, b) {
+        (Ok(x), Ok(y)) => x == y,
+        (Err(x), Err(y)) => (x.kind(), x.offset()) == (y.kind(), y.offset()),
+        _ => false,
+    };
+    let show = |r: &npyguard::Result<Header>| match r {
+        Ok(h) => format!("{h:?}"),
+        Err(e) => format!("Error {{ {:?} at {}: {e} }}", e.kind(), e.offset()),
+    };
+    assert!(
+        same,
+        "{what_a} and {what_b} disagree:\n  {what_a}: {}\n  {what_b}: {}",
+        show(a),
+        show(b)
+    );
+}
+
+// ------------------------------------------------------ arbitrary dtypes --
+
+/// The dtype kinds the structure-aware targets draw from.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Kind {
+    Bool,
+    I8,
+    U8,
+    I16,
+    I32,
+    I64,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    C64,
+    C128,
+    Bytes,
+    Unicode,
+    Void,
+    DateTime,
+    TimeDelta,
+    Record,
+}
+
+/// Time units (mirrors `TimeUnit`, which has no `Arbitrary`).
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Unit {
+    Generic,
+    Year,
+    Month,
+    Week,
+    Day,
+    Hour,
+    Minute,
+    Second,
+    Milli,
+    Micro,
+    Nano,
+    Pico,
+    Femto,
+    Atto,
+}
+
+/// Deepest record nesting the generator builds (the reader allows 16).
+const MAX_RECORD_DEPTH: u32 = 3;
+/// Most fields per generated record.
+const MAX_FIELDS: usize = 4;
+
+fn endian(u: &mut Unstructured<'_>) -> AResult<Endian> {
+    Ok(if u.arbitrary::<bool>()? {
+        Endian::Big
+    } else {
+        Endian::Little
+    })
+}
+
+fn date_unit(u: &mut Unstructured<'_>) -> AResult<DateUnit> {
+    let unit = match u.arbitrary::<Unit>()? {
+        Unit::Generic => {
+            return Ok(DateUnit {
+                unit: TimeUnit::Generic,
+                multiple: 1,
+            })
+        }
+        Unit::Year => TimeUnit::Year,
+        Unit::Month => TimeUnit::Month,
+        Unit::Week => TimeUnit::Week,
+        Unit::Day => TimeUnit::Day,
+        Unit::Hour => TimeUnit::Hour,
+        Unit::Minute => TimeUnit::Minute,
+        Unit::Second => TimeUnit::Second,
+        Unit::Milli => TimeUnit::Milli,
+        Unit::Micro => TimeUnit::Micro,
+        Unit::Nano => TimeUnit::Nano,
+        Unit::Pico => TimeUnit::Pico,
+        Unit::Femto => TimeUnit::Femto,
+        Unit::Atto => TimeUnit::Atto,
+    };
+    // Mostly 1; sometimes any multiple NumPy allows (1 to 2^31-1; 0 is not a multiple).
+    let multiple = if u.ratio(1u8, 4)? {
+        u.int_in_range(1..=i32::MAX as u32)?
+    } else {
+        1
+    };
+    Ok(DateUnit { unit, multiple })
+}
+
+/// An arbitrary valid dtype: every scalar kind, S/U/V of sizes 1..=12,
+/// datetimes with any unit, and records (titles, padding, subarrays, nesting).
+pub fn dtype(u: &mut Unstructured<'_>) -> AResult<Dtype> {
+    dtype_at(u, 0)
+}
+
+fn dtype_at(u: &mut Unstructured<'_>, depth: u32) -> AResult<Dtype> {
+    let kind: Kind = u.arbitrary()?;
+    Ok(match kind {
+        Kind::Bool => Dtype::Bool,
+        Kind::I8 => Dtype::I8,
+        Kind::U8 => Dtype::U8,
+        Kind::I16 => Dtype::I16(endian(u)?),
+        Kind::I32 => Dtype::I32(endian(u)?),
+        Kind::I64 => Dtype::I64(endian(u)?),
+        Kind::U16 => Dtype::U16(endian(u)?),
+        Kind::U32 => Dtype::U32(endian(u)?),
+        Kind::U64 => Dtype::U64(endian(u)?),
+        Kind::F16 => Dtype::F16(endian(u)?),
+        Kind::F32 => Dtype::F32(endian(u)?),
+        Kind::F64 => Dtype::F64(endian(u)?),
+        Kind::C64 => Dtype::C64(endian(u)?),
+        Kind::C128 => Dtype::C128(endian(u)?),
+        Kind::Bytes => Dtype::Bytes(u.int_in_range(1..=12)?),
+        Kind::Unicode => Dtype::Unicode(u.int_in_range(1..=6)?, endian(u)?),
+        Kind::Void => Dtype::Void(u.int_in_range(1..=12)?),
+        Kind::DateTime => Dtype::DateTime(date_unit(u)?, endian(u)?),
+        Kind::TimeDelta => Dtype::TimeDelta(date_unit(u)?, endian(u)?),
+        Kind::Record if depth < MAX_RECORD_DEPTH => Dtype::Record(record(u, depth + 1)?),
+        Kind::Record => Dtype::I32(endian(u)?),
+    })
+}
+
+/// A short field name or title: arbitrary text (any Unicode, quotes,
+/// backslashes, controls), never empty; `fallback` when the bytes give none.
+fn name(u: &mut Unstructured<'_>, fallback: String) -> AResult<String> {
+    let len = u.int_in_range(0..=6)?;
+    let mut s = String::new();
+    for _ in 0..len {
+        s.push(u.arbitrary::<char>()?);
+    }
+    Ok(if s.is_empty() { fallback } else { s })
+}
+
+/// A valid record: fields in offset order with gaps (written as `('', '|Vn')`),
+/// distinct names and titles, optional subarray shapes, trailing padding.
+fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
+    let n = u.int_in_range(1..=MAX_FIELDS)?;
+    let mut fields = Vec::with_capacity(n);
+    let mut taken = HashSet::new();
+    let mut cursor = 0usize;
+    for i in 0..n {
+        let gap = if u.ratio(1u8, 4)? { u.int_in_range(1..=4)? } else { 0 };
+        let mut field_name = name(u, format!("f{i}"))?;
+        if !taken.insert(field_name.clone()) {
+            field_name = format!("f{i}_{depth}");
+            // A generated name may already be this one: then stop adding fields.
+            if !taken.insert(field_name.clone()) {
+                break;
+            }
+        }
+        let title = if u.ratio(1u8, 5)? {
+            let t = name(u, format!("T{i}"))?;
+            taken.insert(t.clone()).then_some(t)
+        } else {
+            None
+        };
+        let dtype = dtype_at(u, depth)?;
+        let ndim = if u.ratio(1u8, 4)? { u.int_in_range(1..=2)? } else { 0 };
+        let mut shape = Vec::with_capacity(ndim);
+        for _ in 0..ndim {
+            shape.push(u.int_in_range(0..=3)?);
+        }
+        let size = shape.iter().product::<usize>() * dtype.itemsize();
+        let offset = cursor + gap;
+        cursor = offset + size;
+        fields.push(Field {
+            name: field_name,
+            title,
+            dtype,
+            shape,
+            offset,
+        });
+    }
+    let tail = if u.ratio(1u8, 4)? { u.int_in_range(1..=4)? } else { 0 };
+    Ok(Record {
+        fields,
+        itemsize: cursor + tail,
+    })
+}
+
+/// An arbitrary shape (0 to 4 dimensions, zeros included) whose payload is at
+/// most `max_bytes` for `itemsize`-byte elements; a shape with a zero
+/// dimension may have large other dimensions (the header must still size them).
+pub fn shape(u: &mut Unstructured<'_>, itemsize: usize, max_bytes: usize) -> AResult<Vec<usize>> {
+    let ndim = u.int_in_range(0..=4)?;
+    let mut dims = Vec::with_capacity(ndim);
+    let mut product = 1usize;
+    let max_elems = max_bytes / itemsize.max(1);
+    for _ in 0..ndim {
+        let room = max_elems / product.max(1);
+        let d = match u.int_in_range(0u8..=15)? {
+            0 => 0,
+            1 => u.int_in_range(0..=room.max(1).min(4096))?.min(room),
+            _ => u.int_in_range(1..=6)?.min(room.max(1)),
+        };
+        if product.saturating_mul(d) > max_elems {
+            dims.push(1);
+        } else {
+            product *= d.max(1);
+            dims.push(d);
+        }
+    }
+    if dims.contains(&0) && u.ratio(1u8, 4)? {
+        // With a zero dimension, another one may be huge: still no payload.
+        let i = u.choose_index(dims.len())?;
+        if dims[i] != 0 {
+            let others: usize = dims
+                .iter()
+                .enumerate()
+                .filter(|&(j, &d)| j != i && d != 0)
+                .map(|(_, &d)| d)
+                .product();
+            dims[i] = u.int_in_range(1..=(isize::MAX as usize / itemsize.max(1) / others.max(1)))?;
+        }
+    }
+    Ok(dims)
+}
+
+// ------------------------------------------------------ arbitrary arrays --
+
+fn values<T>(
+    u: &mut Unstructured<'_>,
+    n: usize,
+    mut f: impl FnMut(&mut Unstructured<'_>) -> AResult<T>,
+) -> AResult<Vec<T>> {
+    (0..n).map(|_| f(u)).collect()
+}
+
+/// Arbitrary data for `n` elements of `dtype` (every float bit pattern, every `char`).
+pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<ArrayData> {
+    let any = |u: &mut Unstructured<'_>| u.arbitrary::<u8>();
+    Ok(match dtype {
+        Dtype::Bool => ArrayData::Bool(values(u, n, |u| u.arbitrary())?),
+        Dtype::I8 => ArrayData::I8(values(u, n, |u| u.arbitrary())?),
+        Dtype::U8 => ArrayData::U8(values(u, n, any)?),
+        Dtype::I16(_) => ArrayData::I16(values(u, n, |u| u.arbitrary())?),
+        Dtype::I32(_) => ArrayData::I32(values(u, n, |u| u.arbitrary())?),
+        Dtype::I64(_) => ArrayData::I64(values(u, n, |u| u.arbitrary())?),
+        Dtype::U16(_) => ArrayData::U16(values(u, n, |u| u.arbitrary())?),
+        Dtype::U32(_) => ArrayData::U32(values(u, n, |u| u.arbitrary())?),
+        Dtype::U64(_) => ArrayData::U64(values(u, n, |u| u.arbitrary())?),
+        Dtype::F16(_) => ArrayData::F16(values(u, n, |u| u.arbitrary())?),
+        Dtype::F32(_) => ArrayData::F32(values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?),
+        Dtype::F64(_) => ArrayData::F64(values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?),
+        Dtype::C64(_) => ArrayData::C64(values(u, n, |u| {
+            Ok([f32::from_bits(u.arbitrary()?), f32::from_bits(u.arbitrary()?)])
+        })?),
+        Dtype::C128(_) => ArrayData::C128(values(u, n, |u| {
+            Ok([f64::from_bits(u.arbitrary()?), f64::from_bits(u.arbitrary()?)])
+        })?),
+        Dtype::Bytes(k) => ArrayData::Bytes(values(u, n * k, any)?),
+        Dtype::Unicode(k, _) => ArrayData::Unicode(values(u, n * k, |u| u.arbitrary::<char>())?),
+        Dtype::Void(k) => ArrayData::Void(values(u, n * k, any)?),
+        Dtype::DateTime(..) => ArrayData::DateTime(values(u, n, |u| u.arbitrary())?),
+        Dtype::TimeDelta(..) => ArrayData::TimeDelta(values(u, n, |u| u.arbitrary())?),
+        Dtype::Record(r) => ArrayData::Record(values(u, n * r.itemsize, any)?),
+        other => panic!("the generator made a dtype the harness does not know: {other:?}"),
+    })
+}
+
+/// Whether `dtype` holds a `U` (UTF-32) type anywhere, i.e. whether its bytes can be invalid.
+pub fn holds_unicode(dtype: &Dtype) -> bool {
+    match dtype {
+        Dtype::Unicode(..) => true,
+        Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),
+        _ => false,
+    }
+}

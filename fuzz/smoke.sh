@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Fuzz smoke test: every target for N seconds (default 30), failing on a crash.
+#
+#   bash fuzz/smoke.sh [SECONDS]          (or FUZZ_SECONDS=N bash fuzz/smoke.sh)
+#
+# Needs a nightly toolchain (`cargo +nightly`, or the one named by FUZZ_TOOLCHAIN);
+# installs cargo-fuzz when missing.
+# Without nightly it prints that fuzzing was skipped and exits 0: the corpora and
+# reproducers are still replayed on stable by `cargo test --test fuzz_replay`.
+#
+# Runs the targets one after another, one process each (the machine has 2 cores).
+# The corpora in fuzz/corpus/ are copied to a scratch directory first, so a smoke
+# run never changes the committed corpus. A crash leaves its input under
+# fuzz/artifacts/<target>/ and the run exits 1 (see fuzz/README.md for turning it
+# into a regression test).
+set -euo pipefail
+
+SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
+TOOLCHAIN="${FUZZ_TOOLCHAIN:-nightly}"
+TARGETS=(header preamble file payload roundtrip)
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if ! cargo +"$TOOLCHAIN" --version >/dev/null 2>&1; then
+    echo "fuzz smoke: skipped (no $TOOLCHAIN toolchain: 'cargo +$TOOLCHAIN --version' failed)"
+    exit 0
+fi
+if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
+    echo "fuzz smoke: installing cargo-fuzz"
+    cargo install --locked cargo-fuzz
+fi
+
+echo "fuzz smoke: building ${#TARGETS[@]} targets ($(cargo +"$TOOLCHAIN" --version))"
+cargo +"$TOOLCHAIN" fuzz build
+
+# The triple cargo-fuzz builds for (its default --target is the host).
+HOST="$(rustc +"$TOOLCHAIN" -vV | sed -n 's/^host: //p')"
+BIN_DIR="$ROOT/fuzz/target/$HOST/release"
+
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+
+failed=()
+for t in "${TARGETS[@]}"; do
+    flags=(-max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+    if [ "$t" = header ]; then
+        flags+=(-dict="$ROOT/fuzz/header.dict" -max_len=4096)
+    fi
+    mkdir -p "$SCRATCH/$t" "$ROOT/fuzz/artifacts/$t"
+    if [ -d "fuzz/corpus/$t" ]; then
+        cp -R "fuzz/corpus/$t/." "$SCRATCH/$t/"
+    fi
+    log="$SCRATCH/$t.log"
+    echo "fuzz smoke: $t for ${SECONDS_PER_TARGET}s"
+    # The binary is run directly (what `cargo fuzz run` does after building), with the
+    # committed reproducers as extra seeds so they are re-checked under the sanitizer.
+    seeds=("$SCRATCH/$t")
+    if [ -d "fuzz/regressions/$t" ]; then
+        seeds+=("$ROOT/fuzz/regressions/$t")
+    fi
+    if "$BIN_DIR/$t" -artifact_prefix="$ROOT/fuzz/artifacts/$t/" "${flags[@]}" "${seeds[@]}" >"$log" 2>&1; then
+        grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed "s/^/fuzz smoke: $t: /" || true
+    else
+        echo "fuzz smoke: $t FAILED; the end of its log:"
+        tail -n 60 "$log"
+        failed+=("$t")
+    fi
+done
+
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fuzz smoke: crashes in: ${failed[*]} (inputs under fuzz/artifacts/)"
+    exit 1
+fi
+echo "fuzz smoke: ${#TARGETS[@]} targets ran ${SECONDS_PER_TARGET}s each without a crash"
