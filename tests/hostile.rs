@@ -57,9 +57,10 @@ fn cases() -> Vec<Case> {
     vec![
         // 150 bytes claiming 2^40 f8 elements (8 TiB).
         case("claims-8TiB-f8", npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }", &[0; 64]), ErrorKind::Truncated),
-        case("claims-1TiB-S", npy(1, "{'descr': '|S1099511627776', 'fortran_order': False, 'shape': (1,), }", &[0; 16]), ErrorKind::Truncated),
-        case("claims-4TB-U", npy(1, "{'descr': '<U1000000000000', 'fortran_order': False, 'shape': (1,), }", &[0; 16]), ErrorKind::Truncated),
-        case("claims-8TiB-subarray", npy(1, "{'descr': [('a', '<f8', (1099511627776,))], 'fortran_order': False, 'shape': (1,), }", &[0; 16]), ErrorKind::Truncated),
+        // Item sizes stay within NumPy's C int (larger ones are shape-overflow); the shape makes the claim.
+        case("claims-1TiB-S", npy(1, "{'descr': '|S2147483647', 'fortran_order': False, 'shape': (512,), }", &[0; 16]), ErrorKind::Truncated),
+        case("claims-4TB-U", npy(1, "{'descr': '<U536870911', 'fortran_order': False, 'shape': (2048,), }", &[0; 16]), ErrorKind::Truncated),
+        case("claims-8TiB-subarray", npy(1, "{'descr': [('a', '<f8', (268435455,))], 'fortran_order': False, 'shape': (4096,), }", &[0; 16]), ErrorKind::Truncated),
         case("shape-overflow-2^32x2^32", npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", &[]), ErrorKind::ShapeOverflow),
         case("shape-overflow-with-zero", npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904), }", &[]), ErrorKind::ShapeOverflow),
         case("shape-dim-2^64", npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (18446744073709551616,), }", &[]), ErrorKind::ShapeOverflow),
