@@ -17,7 +17,7 @@ set -euo pipefail
 
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
 TOOLCHAIN="${FUZZ_TOOLCHAIN:-nightly}"
-TARGETS=(header preamble file payload roundtrip)
+TARGETS=(header preamble file payload roundtrip npz)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 

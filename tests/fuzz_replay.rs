@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 mod file;
 #[path = "../fuzz/harness/header.rs"]
 mod header;
+#[cfg(feature = "npz")]
+#[path = "../fuzz/harness/npz.rs"]
+mod npz;
 #[path = "../fuzz/harness/payload.rs"]
 mod payload;
 #[path = "../fuzz/harness/preamble.rs"]
@@ -115,6 +118,13 @@ fn replay_payload() {
 #[test]
 fn replay_roundtrip() {
     replay("roundtrip", roundtrip::run);
+}
+
+/// `.npz` archives (needs the `npz` feature: `cargo test --all-features --test fuzz_replay`).
+#[cfg(feature = "npz")]
+#[test]
+fn replay_npz() {
+    replay("npz", npz::run);
 }
 
 // ------------------------------------------------------------------ reproducers --
