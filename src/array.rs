@@ -559,10 +559,21 @@ pub fn f16_bits_to_f64(bits: u16) -> f64 {
     let exp = i32::from((bits >> 10) & 0x1f);
     let frac = f64::from(bits & 0x3ff);
     match exp {
-        0 => sign * frac * 2f64.powi(-24),
+        0 => sign * frac * pow2(-24),
         31 if frac == 0.0 => sign * f64::INFINITY,
         31 => f64::NAN,
-        e => sign * (1.0 + frac / 1024.0) * 2f64.powi(e.saturating_sub(15)),
+        e => sign * (1.0 + frac / 1024.0) * pow2(e.saturating_sub(15)),
+    }
+}
+
+/// `2^n` exactly, built from its bits, for the normal exponents `-1022..=1023`
+/// (0 below, infinity above). `f64::powi` is not guaranteed to be exact: its
+/// precision is platform-dependent, and Miri perturbs it.
+pub(crate) fn pow2(n: i32) -> f64 {
+    match u64::try_from(n.saturating_add(1023)) {
+        Ok(biased @ 1..=2046) => f64::from_bits(biased << 52),
+        Ok(0) | Err(_) => 0.0,
+        Ok(_) => f64::INFINITY,
     }
 }
 
@@ -693,10 +704,23 @@ mod tests {
     }
 
     #[test]
+    fn pow2_is_exact_over_the_normal_range() {
+        assert_eq!(pow2(0), 1.0);
+        assert_eq!(pow2(-24), 1.0 / 16_777_216.0);
+        assert_eq!(pow2(24), 16_777_216.0);
+        assert_eq!(pow2(-1022), f64::MIN_POSITIVE);
+        assert_eq!(pow2(1023), f64::MAX / (2.0 - f64::EPSILON));
+        assert_eq!(pow2(-1023), 0.0);
+        assert_eq!(pow2(1024), f64::INFINITY);
+        assert_eq!(pow2(i32::MIN), 0.0);
+        assert_eq!(pow2(i32::MAX), f64::INFINITY);
+    }
+
+    #[test]
     fn f16_conversion() {
         assert_eq!(f16_bits_to_f64(0x3c00), 1.0);
         assert_eq!(f16_bits_to_f64(0xc000), -2.0);
-        assert_eq!(f16_bits_to_f64(0x0001), 2f64.powi(-24));
+        assert_eq!(f16_bits_to_f64(0x0001), 5.960464477539063e-8); // 2^-24
         assert_eq!(f16_bits_to_f64(0x7c00), f64::INFINITY);
         assert!(f16_bits_to_f64(0x7e01).is_nan());
         assert_eq!(f16_bits_to_f64(0x8000).to_bits(), (-0.0f64).to_bits());

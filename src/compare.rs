@@ -1551,14 +1551,14 @@ fn f64_to_f16_bits(x: f64) -> u16 {
     if a >= 65520.0 {
         return sign | 0x7c00;
     }
-    if a < 2f64.powi(-14) {
+    if a < crate::array::pow2(-14) {
         // Subnormal (or the smallest normal after rounding up: 1024 is its encoding too).
-        let m = (a * 2f64.powi(24)).round_ties_even() as u16;
+        let m = (a * crate::array::pow2(24)).round_ties_even() as u16;
         return sign | m;
     }
     let exp_field = u32::try_from(a.to_bits() >> 52).unwrap_or(0);
     let e = i32::try_from(exp_field).unwrap_or(0).saturating_sub(1023); // -14..=15
-    let m = (a * 2f64.powi(10i32.saturating_sub(e))).round_ties_even() as u32; // 1024..=2048
+    let m = (a * crate::array::pow2(10i32.saturating_sub(e))).round_ties_even() as u32; // 1024..=2048
     let biased = u32::try_from(e.saturating_add(15)).unwrap_or(0);
     let bits = biased
         .saturating_mul(1024)
@@ -1686,8 +1686,8 @@ mod tests {
             65519.99,
             65520.0,
             1e-10,
-            2f64.powi(-25),
-            2f64.powi(-25) * 1.0001,
+            2.9802322387695312e-8, // 2^-25: halfway to the smallest subnormal
+            2.9802322387695312e-8 * 1.0001,
             1e300,
         ]);
         for v in vals {

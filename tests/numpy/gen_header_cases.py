@@ -197,6 +197,12 @@ add("y_ws_all_kinds_mixed", "{ \t\n\r\x0c'descr' \t\n\r\x0c: \t\n\r\x0c'<f8' \t\
 add("y_padding_all_whitespace_kinds", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3)}\x0c\r\n\t \n")
 add("y_padding_none", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }")
 add("y_padding_only_newlines", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }\n\n\n")
+# Padding whose last line is indented: Python's tokenizer refuses it (IndentationError); NumPy's
+# Python 2 filter (1.0/2.0) repairs a last LF line, not a last lone-CR line. DEVIATIONS b6.
+add("i_padding_newline_then_spaces__v3", u8(d(end="\n") + " " * 57))
+add("i_padding_newline_then_tab__v3", u8(d(end="\n\t")))
+add("i_padding_cr_then_spaces", d(end="\r") + "   ")
+add("i_long_suffix_padding_cr_then_formfeed", d(shape="(2L, 3L)", end="\r \x0c"))
 add("y_string_value_holding_shape_text_is_a_name", d(descr="[(\"'shape': (3,)\", '<f8')]", shape="(2,)"))
 add("y_key_written_with_hex_escape", "{'d\\x65scr': '<f8', 'fortran_order': False, 'shape': (2, 3)}\n")
 add("y_descr_written_with_escapes", "{'descr': '\\x3cf\\u0038', 'fortran_order': False, 'shape': (2, 3)}\n")
