@@ -44,6 +44,13 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
         None
     }
 
+    /// The values' memory as bytes (native byte order), for types where that is their
+    /// encoding (feature `bytemuck`; lets writers skip the encoding copy).
+    #[doc(hidden)]
+    fn bytes_of(_values: &[Self]) -> Option<&[u8]> {
+        None
+    }
+
     /// Reverses the byte order of every value in place.
     #[doc(hidden)]
     fn swap_bytes_in_place(_values: &mut [Self]) {}
@@ -80,6 +87,10 @@ macro_rules! numeric_element {
             #[cfg(feature = "bytemuck")]
             fn bytes_mut(values: &mut [Self]) -> Option<&mut [u8]> {
                 Some(bytemuck::cast_slice_mut(values))
+            }
+            #[cfg(feature = "bytemuck")]
+            fn bytes_of(values: &[Self]) -> Option<&[u8]> {
+                Some(bytemuck::cast_slice(values))
             }
             fn swap_bytes_in_place(values: &mut [Self]) {
                 values.iter_mut().for_each(|v| *v = <$t>::from_ne_bytes({

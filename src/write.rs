@@ -225,28 +225,32 @@ impl<W: Write> StreamWriter<W> {
         })
     }
 
-    fn put(&mut self, bytes_len: usize) -> Result<()> {
-        let total = self
-            .written
+    /// Checks that `bytes_len` more payload bytes fit the declared shape.
+    fn check_room(&self, bytes_len: usize) -> Result<usize> {
+        self.written
             .checked_add(bytes_len)
-            .filter(|&t| t <= self.header.payload_len());
-        let Some(total) = total else {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                self.offset,
-                format!(
-                    "at most {} payload bytes (the declared shape)",
-                    self.header.payload_len()
-                ),
-            )
-            .found(format!("{} more", bytes_len)));
-        };
-        self.inner
-            .write_all(&self.buf)
-            .map_err(|e| Error::io(self.offset, e))?;
-        self.written = total;
-        self.offset = self.offset.saturating_add(bytes_len as u64);
+            .filter(|&t| t <= self.header.payload_len())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidInput,
+                    self.offset,
+                    format!("at most {} payload bytes (the declared shape)", self.header.payload_len()),
+                )
+                .found(format!("{bytes_len} more"))
+            })
+    }
+
+    /// Writes `bytes` (already encoded) as the next payload bytes.
+    fn put_slice(inner: &mut W, written: &mut usize, offset: &mut u64, total: usize, bytes: &[u8]) -> Result<()> {
+        inner.write_all(bytes).map_err(|e| Error::io(*offset, e))?;
+        *written = total;
+        *offset = offset.saturating_add(bytes.len() as u64);
         Ok(())
+    }
+
+    fn put(&mut self, bytes_len: usize) -> Result<()> {
+        let total = self.check_room(bytes_len)?;
+        Self::put_slice(&mut self.inner, &mut self.written, &mut self.offset, total, &self.buf)
     }
 
     /// Writes elements of type `T` (which must represent the header's dtype) in memory order.
@@ -258,6 +262,13 @@ impl<W: Write> StreamWriter<W> {
                 format!("elements of {}", self.header.dtype().typestr()),
             ));
         };
+        // Native byte order: the values' memory is already the encoding (one write, no copy).
+        if e == crate::Endian::HOST || T::SIZE == 1 {
+            if let Some(bytes) = T::bytes_of(values) {
+                let total = self.check_room(bytes.len())?;
+                return Self::put_slice(&mut self.inner, &mut self.written, &mut self.offset, total, bytes);
+            }
+        }
         for chunk in values.chunks(WRITE_CHUNK.checked_div(T::SIZE).unwrap_or(1).max(1)) {
             self.buf.clear();
             T::encode_into(chunk, e, &mut self.buf);
