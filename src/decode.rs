@@ -152,8 +152,11 @@ impl<T: Element> Sink for Reused<T> {
     fn read_direct(&mut self, header: &Header, r: &mut dyn std::io::Read, len: usize) -> Option<std::io::Result<usize>> {
         T::bytes_mut(&mut [])?;
         let start = if self.stale { 0 } else { self.vec.len() };
+        // `None` (e.g. a foreign byte order) leaves the buffer untouched and the caller falls
+        // back to `push`, which must still clear the stale values: mark it fresh only after.
+        let read = read_direct_at(&mut self.vec, start, header, r, len)?;
         self.stale = false;
-        read_direct_at(&mut self.vec, start, header, r, len)
+        Some(read)
     }
 }
 

@@ -769,6 +769,72 @@ mod npz {
         }
     }
 
+    /// `z` with the first central-directory entry's extra fields replaced by `extra`
+    /// (lengths in the entry and the end record adjusted). npyguard's writer (like NumPy's)
+    /// puts a zip64 field with both sizes there.
+    fn with_central_extra(z: &[u8], extra: &[u8]) -> Vec<u8> {
+        let (at, cd, cd_size) = end(z);
+        let (name_len, extra_len) = (le16(z, cd + 28), le16(z, cd + 30));
+        let from = cd + 46 + name_len;
+        let mut out = z[..from].to_vec();
+        out.extend_from_slice(extra);
+        out.extend_from_slice(&z[from + extra_len..]);
+        out[cd + 30..cd + 32].copy_from_slice(&(extra.len() as u16).to_le_bytes());
+        let end_at = at + extra.len() - extra_len;
+        out[end_at + 12..end_at + 16]
+            .copy_from_slice(&((cd_size + extra.len() - extra_len) as u32).to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn zip64_extra_fields_are_checked() {
+        let z = archive();
+        let read = |b: &[u8]| npz::read_npz_bytes(b, &ReadOptions::default()).map(|v| v.len());
+        // The writer saturates both sizes in the directory and gives them in a zip64 field.
+        let (_, cd, _) = end(&z);
+        let (name_len, extra_len) = (le16(&z, cd + 28), le16(&z, cd + 30));
+        let field = z[cd + 46 + name_len..cd + 46 + name_len + extra_len].to_vec();
+        assert_eq!(
+            (&field[..4], field.len()),
+            (&[1u8, 0, 16, 0][..], 20),
+            "one zip64 field: two sizes"
+        );
+        assert_eq!(read(&with_central_extra(&z, &field)).unwrap(), 2);
+        // Without it the saturated sizes have no value.
+        let e = open(&with_central_extra(&z, &[])).map(|_| ()).unwrap_err();
+        assert!(e.expected().contains("uncompressed size"), "{e}");
+        // Two zip64 fields: which one a reader believes is a differential.
+        let mut two = field.clone();
+        two.extend_from_slice(&[1, 0, 0, 0]);
+        let e = open(&with_central_extra(&z, &two)).map(|_| ()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ZipFormat);
+        assert!(e.expected().contains("one zip64"), "{e}");
+        // A saturated disk number (0xFFFF) needs the real one after the sizes.
+        let on_disk = |disk: Option<u32>| {
+            let mut f = field.clone();
+            if let Some(d) = disk {
+                f[2] = 20;
+                f.extend_from_slice(&d.to_le_bytes());
+            }
+            let mut x = with_central_extra(&z, &f);
+            x[cd + 34..cd + 36].copy_from_slice(&[0xff, 0xff]);
+            x
+        };
+        let e = open(&on_disk(None)).map(|_| ()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.found_text()),
+            (ErrorKind::ZipFormat, Some("none")),
+            "{e}"
+        );
+        assert_eq!(read(&on_disk(Some(0))).unwrap(), 2);
+        let e = open(&on_disk(Some(1))).map(|_| ()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.found_text()),
+            (ErrorKind::ZipFormat, Some("disk 1")),
+            "{e}"
+        );
+    }
+
     #[test]
     fn extra_fields_longer_than_their_block_are_refused() {
         let z = archive();
