@@ -473,7 +473,11 @@ impl Array {
                 format!("a field named {name:?}"),
             ));
         };
-        let c = if self.fortran_order() { std::borrow::Cow::Owned(self.to_c_order()) } else { std::borrow::Cow::Borrowed(self) };
+        let c = if self.fortran_order() {
+            std::borrow::Cow::Owned(self.to_c_order())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        };
         let ArrayData::Record(raw) = &c.data else {
             return Err(Error::new(ErrorKind::TypeMismatch, 0, "record data"));
         };

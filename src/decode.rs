@@ -34,7 +34,12 @@ pub trait Sink {
     /// Reads `len` payload bytes from `r` straight into the sink's memory, when the
     /// sink's type allows it; returns how many bytes arrived, or `None` when unsupported.
     /// Callers use it only after checking that the input holds the whole payload.
-    fn read_direct(&mut self, _header: &Header, _r: &mut dyn std::io::Read, _len: usize) -> Option<std::io::Result<usize>> {
+    fn read_direct(
+        &mut self,
+        _header: &Header,
+        _r: &mut dyn std::io::Read,
+        _len: usize,
+    ) -> Option<std::io::Result<usize>> {
         None
     }
 }
@@ -59,7 +64,12 @@ impl<T: Element> Sink for Vec<T> {
         Ok(())
     }
 
-    fn read_direct(&mut self, header: &Header, r: &mut dyn std::io::Read, len: usize) -> Option<std::io::Result<usize>> {
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn std::io::Read,
+        len: usize,
+    ) -> Option<std::io::Result<usize>> {
         let start = self.len();
         read_direct_at(self, start, header, r, len)
     }
@@ -149,7 +159,12 @@ impl<T: Element> Sink for Reused<T> {
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
         Sink::push(self.fresh(), header, bytes, offset)
     }
-    fn read_direct(&mut self, header: &Header, r: &mut dyn std::io::Read, len: usize) -> Option<std::io::Result<usize>> {
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn std::io::Read,
+        len: usize,
+    ) -> Option<std::io::Result<usize>> {
         T::bytes_mut(&mut [])?;
         let start = if self.stale { 0 } else { self.vec.len() };
         // `None` (e.g. a foreign byte order) leaves the buffer untouched and the caller falls

@@ -706,9 +706,7 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
                 "a field size of at most 2^31-1 bytes (NumPy's limit)",
             ));
         };
-        let end = offset
-            .checked_add(size)
-            .filter(|&e| e <= C_INT_MAX);
+        let end = offset.checked_add(size).filter(|&e| e <= C_INT_MAX);
         let Some(end) = end else {
             return Err(Error::new(
                 ErrorKind::ShapeOverflow,

@@ -62,8 +62,10 @@ fn for_each_run(shape: &[usize], mut f: impl FnMut(usize, usize, usize, usize)) 
         let mut base_src = 0usize;
         for (m, &i) in idx.iter().enumerate() {
             let k = m.saturating_add(1);
-            base_dst = base_dst.saturating_add(i.saturating_mul(c_strides.get(k).copied().unwrap_or(0)));
-            base_src = base_src.saturating_add(i.saturating_mul(f_strides.get(k).copied().unwrap_or(0)));
+            base_dst =
+                base_dst.saturating_add(i.saturating_mul(c_strides.get(k).copied().unwrap_or(0)));
+            base_src =
+                base_src.saturating_add(i.saturating_mul(f_strides.get(k).copied().unwrap_or(0)));
         }
         for r0 in (0..rows).step_by(BLOCK) {
             let r1 = r0.saturating_add(BLOCK).min(rows);
@@ -72,7 +74,12 @@ fn for_each_run(shape: &[usize], mut f: impl FnMut(usize, usize, usize, usize)) 
                 let s_col = base_src.saturating_add(c0.saturating_mul(col_src));
                 let d_col = base_dst.saturating_add(c0);
                 for r in r0..r1 {
-                    f(d_col.saturating_add(r.saturating_mul(row_dst)), s_col.saturating_add(r), col_src, len);
+                    f(
+                        d_col.saturating_add(r.saturating_mul(row_dst)),
+                        s_col.saturating_add(r),
+                        col_src,
+                        len,
+                    );
                 }
             }
         }
@@ -106,8 +113,14 @@ pub fn fortran_to_c<T: Copy + Default>(data: &[T], shape: &[usize]) -> Vec<T> {
     // than faulting them in the scattered order of the block writes (measured).
     let mut out = data.to_vec();
     for_each_run(shape, |dst, src, stride, len| {
-        let Some(run) = out.get_mut(dst..dst.saturating_add(len)) else { return };
-        let column = data.get(src..).unwrap_or_default().iter().step_by(stride.max(1));
+        let Some(run) = out.get_mut(dst..dst.saturating_add(len)) else {
+            return;
+        };
+        let column = data
+            .get(src..)
+            .unwrap_or_default()
+            .iter()
+            .step_by(stride.max(1));
         for (o, &v) in run.iter_mut().zip(column) {
             *o = v;
         }
@@ -131,7 +144,9 @@ pub fn fortran_to_c_bytes(data: &[u8], shape: &[usize], itemsize: usize) -> Vec<
     for_each_run(shape, |dst, src, stride, len| {
         let d0 = dst.saturating_mul(itemsize);
         let step = stride.saturating_mul(itemsize);
-        let Some(run) = out.get_mut(d0..d0.saturating_add(len.saturating_mul(itemsize))) else { return };
+        let Some(run) = out.get_mut(d0..d0.saturating_add(len.saturating_mul(itemsize))) else {
+            return;
+        };
         let mut s = src.saturating_mul(itemsize);
         for o in run.chunks_exact_mut(itemsize) {
             if let Some(v) = data.get(s..s.saturating_add(itemsize)) {

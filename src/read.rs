@@ -120,7 +120,11 @@ impl<T: Element> NpyArray<T> {
     }
 
     /// [`read_into`](NpyArray::read_into) from a path (size checked first, bounded read).
-    pub fn read_path_into(path: impl AsRef<Path>, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
+    pub fn read_path_into(
+        path: impl AsRef<Path>,
+        opts: &ReadOptions,
+        buf: &mut Vec<T>,
+    ) -> Result<Header> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
         let taken = crate::decode::Reused::new(std::mem::take(buf));
         let (header, mut data) = read_stream(file, opts, Some(len), check_type::<T>, |_| taken)?;
@@ -355,7 +359,11 @@ fn read_stream<R: Read, S: Sink>(
     // With the real file length known to cover the payload, typed numeric buffers are
     // filled straight from the file (one copy, as `std::fs::read` does).
     let direct = file_len.is_some() && dec.read_direct(&mut r)?;
-    let mut buf = if direct { Vec::new() } else { vec![0u8; dec.remaining().min(CHUNK)] };
+    let mut buf = if direct {
+        Vec::new()
+    } else {
+        vec![0u8; dec.remaining().min(CHUNK)]
+    };
     while !direct && !dec.is_complete() {
         let want = dec.remaining().min(buf.len());
         let slot = buf.get_mut(..want).unwrap_or_default();

@@ -234,14 +234,23 @@ impl<W: Write> StreamWriter<W> {
                 Error::new(
                     ErrorKind::InvalidInput,
                     self.offset,
-                    format!("at most {} payload bytes (the declared shape)", self.header.payload_len()),
+                    format!(
+                        "at most {} payload bytes (the declared shape)",
+                        self.header.payload_len()
+                    ),
                 )
                 .found(format!("{bytes_len} more"))
             })
     }
 
     /// Writes `bytes` (already encoded) as the next payload bytes.
-    fn put_slice(inner: &mut W, written: &mut usize, offset: &mut u64, total: usize, bytes: &[u8]) -> Result<()> {
+    fn put_slice(
+        inner: &mut W,
+        written: &mut usize,
+        offset: &mut u64,
+        total: usize,
+        bytes: &[u8],
+    ) -> Result<()> {
         inner.write_all(bytes).map_err(|e| Error::io(*offset, e))?;
         *written = total;
         *offset = offset.saturating_add(bytes.len() as u64);
@@ -250,7 +259,13 @@ impl<W: Write> StreamWriter<W> {
 
     fn put(&mut self, bytes_len: usize) -> Result<()> {
         let total = self.check_room(bytes_len)?;
-        Self::put_slice(&mut self.inner, &mut self.written, &mut self.offset, total, &self.buf)
+        Self::put_slice(
+            &mut self.inner,
+            &mut self.written,
+            &mut self.offset,
+            total,
+            &self.buf,
+        )
     }
 
     /// Writes elements of type `T` (which must represent the header's dtype) in memory order.
@@ -266,7 +281,13 @@ impl<W: Write> StreamWriter<W> {
         if e == crate::Endian::HOST || T::SIZE == 1 {
             if let Some(bytes) = T::bytes_of(values) {
                 let total = self.check_room(bytes.len())?;
-                return Self::put_slice(&mut self.inner, &mut self.written, &mut self.offset, total, bytes);
+                return Self::put_slice(
+                    &mut self.inner,
+                    &mut self.written,
+                    &mut self.offset,
+                    total,
+                    bytes,
+                );
             }
         }
         for chunk in values.chunks(WRITE_CHUNK.checked_div(T::SIZE).unwrap_or(1).max(1)) {

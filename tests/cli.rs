@@ -337,7 +337,10 @@ fn dump_refuses_endless_listings_of_zero_size_elements() {
     bytes.extend_from_slice(&(text.len() as u16).to_le_bytes());
     bytes.extend_from_slice(text.as_bytes());
     let p = write_temp("zero-size.npy", &bytes);
-    assert_eq!(run(&["validate", p.to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(
+        run(&["validate", p.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
     let out = run(&["dump", "--json", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("zero-size dtype"));

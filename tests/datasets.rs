@@ -15,7 +15,9 @@ use arrow_array::types::*;
 use arrow_array::{Array as _, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, TimeUnit};
 use npyguard::arrow::{self, Dataset, Layout};
-use npyguard::{layout, read_path, Array, ArrayData, Dtype, Endian, ErrorKind, Header, ReadOptions};
+use npyguard::{
+    layout, read_path, Array, ArrayData, Dtype, Endian, ErrorKind, Header, ReadOptions,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{
     Config as ProptestConfig, FileFailurePersistence, TestCaseError, TestRunner,
@@ -60,7 +62,13 @@ fn values(a: &dyn arrow_array::Array) -> Vec<V> {
         ($t:ty, $f:expr) => {{
             let p = a.as_primitive::<$t>();
             (0..p.len())
-                .map(|i| if p.is_null(i) { V::Null } else { $f(p.value(i)) })
+                .map(|i| {
+                    if p.is_null(i) {
+                        V::Null
+                    } else {
+                        $f(p.value(i))
+                    }
+                })
                 .collect()
         }};
     }
@@ -81,7 +89,9 @@ fn values(a: &dyn arrow_array::Array) -> Vec<V> {
         DataType::Float16 => prim!(Float16Type, |x: half::f16| V::Float(x.to_bits().into(), 16)),
         DataType::Float32 => prim!(Float32Type, |x: f32| V::Float(x.to_bits().into(), 32)),
         DataType::Float64 => prim!(Float64Type, |x: f64| V::Float(x.to_bits(), 64)),
-        DataType::Timestamp(TimeUnit::Second, None) => prim!(TimestampSecondType, |x: i64| int(x.into())),
+        DataType::Timestamp(TimeUnit::Second, None) => {
+            prim!(TimestampSecondType, |x: i64| int(x.into()))
+        }
         DataType::Timestamp(TimeUnit::Nanosecond, None) => {
             prim!(TimestampNanosecondType, |x: i64| int(x.into()))
         }
@@ -101,8 +111,16 @@ fn values(a: &dyn arrow_array::Array) -> Vec<V> {
                 })
                 .collect()
         }
-        DataType::Binary => a.as_binary::<i32>().iter().map(|b| V::Bytes(b.expect("no null").to_vec())).collect(),
-        DataType::Utf8 => a.as_string::<i32>().iter().map(|s| V::Str(s.expect("no null").to_string())).collect(),
+        DataType::Binary => a
+            .as_binary::<i32>()
+            .iter()
+            .map(|b| V::Bytes(b.expect("no null").to_vec()))
+            .collect(),
+        DataType::Utf8 => a
+            .as_string::<i32>()
+            .iter()
+            .map(|s| V::Str(s.expect("no null").to_string()))
+            .collect(),
         DataType::FixedSizeBinary(_) => a
             .as_fixed_size_binary()
             .iter()
@@ -144,7 +162,10 @@ fn hex(v: &Value) -> u64 {
 fn expected_type(tag: &str) -> Option<DataType> {
     let base = tag.trim_start_matches("lt_").trim_start_matches("be_");
     let cx = |t: DataType| {
-        DataType::Struct(Fields::from(vec![Field::new("re", t.clone(), false), Field::new("im", t, false)]))
+        DataType::Struct(Fields::from(vec![
+            Field::new("re", t.clone(), false),
+            Field::new("im", t, false),
+        ]))
     };
     Some(match base {
         "b1" => DataType::Boolean,
@@ -195,12 +216,23 @@ fn expected_values(entry: &Value) -> Vec<V> {
     }
     data.into_iter()
         .map(|v| match (base, v) {
-            ("S5", Value::String(s)) => V::Bytes(s.chars().map(|c| u8::try_from(u32::from(c)).expect("latin-1")).collect()),
+            ("S5", Value::String(s)) => V::Bytes(
+                s.chars()
+                    .map(|c| u8::try_from(u32::from(c)).expect("latin-1"))
+                    .collect(),
+            ),
             ("U3", Value::String(s)) => V::Str(s.clone()),
-            ("V4", Value::Array(b)) => V::Bytes(b.iter().map(|x| x.as_u64().expect("byte") as u8).collect()),
+            ("V4", Value::Array(b)) => {
+                V::Bytes(b.iter().map(|x| x.as_u64().expect("byte") as u8).collect())
+            }
             (_, Value::String(s)) if s == "NaT" => V::Null,
             (_, Value::Bool(b)) => V::Bool(*b),
-            (_, Value::Number(n)) => V::Int(n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).expect("int")),
+            (_, Value::Number(n)) => V::Int(
+                n.as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from))
+                    .expect("int"),
+            ),
             (_, other) => panic!("{tag}: unexpected value {other}"),
         })
         .collect()
@@ -269,7 +301,9 @@ fn fixtures_keep_types_and_values_in_every_layout() {
             continue;
         }
         let tag = entry["tag"].as_str().unwrap();
-        let Some(want_type) = expected_type(tag) else { continue };
+        let Some(want_type) = expected_type(tag) else {
+            continue;
+        };
         let file = entry["file"].as_str().unwrap();
         let array = read_path(fixtures_dir().join(file), &ReadOptions::default()).unwrap();
         let shape = array.shape().to_vec();
@@ -290,7 +324,10 @@ fn fixtures_keep_types_and_values_in_every_layout() {
         let meta = b.schema().metadata().clone();
         assert_eq!(meta["numpy.dtype"], array.dtype().typestr(), "{file}");
         if want_type == DataType::Int64 && tag.contains("M8") {
-            assert_eq!(b.schema().field(0).metadata()["numpy.dtype"], array.dtype().typestr());
+            assert_eq!(
+                b.schema().field(0).metadata()["numpy.dtype"],
+                array.dtype().typestr()
+            );
         }
 
         // Row lists (2-D): each row's values.
@@ -300,15 +337,28 @@ fn fixtures_keep_types_and_values_in_every_layout() {
             assert_eq!(lists.len(), rows);
             assert_eq!(lists.value_type(), want_type);
             for r in 0..rows {
-                assert_eq!(values(lists.value(r).as_ref()), dense[r * cols..(r + 1) * cols], "{file} row {r}");
+                assert_eq!(
+                    values(lists.value(r).as_ref()),
+                    dense[r * cols..(r + 1) * cols],
+                    "{file} row {r}"
+                );
             }
         } else {
-            assert_eq!(arrow::row_lists(array.clone()).unwrap_err().kind(), ErrorKind::InvalidInput);
+            assert_eq!(
+                arrow::row_lists(array.clone()).unwrap_err().kind(),
+                ErrorKind::InvalidInput
+            );
         }
 
         // Non-zeros and CSR against the dense reference.
-        if matches!(want_type, DataType::Binary | DataType::Utf8 | DataType::FixedSizeBinary(_)) {
-            assert_eq!(arrow::nonzeros(&array).unwrap_err().kind(), ErrorKind::UnsupportedDtype);
+        if matches!(
+            want_type,
+            DataType::Binary | DataType::Utf8 | DataType::FixedSizeBinary(_)
+        ) {
+            assert_eq!(
+                arrow::nonzeros(&array).unwrap_err().kind(),
+                ErrorKind::UnsupportedDtype
+            );
         } else {
             let want = reference_nonzeros(&dense, cols);
             let nz = arrow::nonzeros(&array).unwrap();
@@ -316,17 +366,22 @@ fn fixtures_keep_types_and_values_in_every_layout() {
             assert_eq!(nz.schema().field(2).data_type(), &want_type);
             assert_eq!(batch_nonzeros(&nz), want, "{file} nonzeros");
             if shape.len() == 2 {
-                assert_eq!(csr_nonzeros(&arrow::csr(&array).unwrap()), want, "{file} csr");
+                assert_eq!(
+                    csr_nonzeros(&arrow::csr(&array).unwrap()),
+                    want,
+                    "{file} csr"
+                );
             }
         }
         tags.insert(tag.to_string());
         checked += 1;
     }
     // Every numeric dtype in both byte orders, C and F, plus strings, bool, complex, times.
-    for t in ["b1", "i1", "u1", "lt_i2", "be_i2", "lt_i4", "be_i4", "lt_i8", "be_i8", "lt_u2", "be_u2",
+    for t in [
+        "b1", "i1", "u1", "lt_i2", "be_i2", "lt_i4", "be_i4", "lt_i8", "be_i8", "lt_u2", "be_u2",
         "lt_u4", "be_u4", "lt_u8", "be_u8", "lt_f2", "be_f2", "lt_f4", "be_f4", "lt_f8", "be_f8",
-        "lt_c8", "be_c16", "lt_M8_ns", "be_M8_D", "lt_m8_us", "S5", "lt_U3", "V4"]
-    {
+        "lt_c8", "be_c16", "lt_M8_ns", "be_M8_D", "lt_m8_us", "S5", "lt_U3", "V4",
+    ] {
         assert!(tags.contains(t), "fixture {t} checked");
     }
     assert!(checked >= 39 * 3, "{checked} fixtures checked");
@@ -336,15 +391,23 @@ fn fixtures_keep_types_and_values_in_every_layout() {
 fn fortran_and_c_fixtures_give_equal_tables() {
     for entry in manifest() {
         let file = entry["file"].as_str().unwrap();
-        if !file.ends_with("__F__2x3.npy") || expected_type(entry["tag"].as_str().unwrap()).is_none() {
+        if !file.ends_with("__F__2x3.npy")
+            || expected_type(entry["tag"].as_str().unwrap()).is_none()
+        {
             continue;
         }
         let f = read_path(fixtures_dir().join(file), &ReadOptions::default()).unwrap();
         assert!(f.fortran_order());
         let c = f.to_c_order();
         for layout in [Layout::Columns, Layout::RowLists] {
-            let a = Dataset::new(f.clone(), layout).unwrap().to_record_batch().unwrap();
-            let b = Dataset::new(c.clone(), layout).unwrap().to_record_batch().unwrap();
+            let a = Dataset::new(f.clone(), layout)
+                .unwrap()
+                .to_record_batch()
+                .unwrap();
+            let b = Dataset::new(c.clone(), layout)
+                .unwrap()
+                .to_record_batch()
+                .unwrap();
             assert_eq!(a.columns(), b.columns(), "{file} {layout:?}");
         }
     }
@@ -352,7 +415,11 @@ fn fortran_and_c_fixtures_give_equal_tables() {
 
 #[test]
 fn datetimes_map_to_timestamps_and_nat_to_null() {
-    let a = read_path(fixtures_dir().join("npy/lt_M8_ns__C__2x3.npy"), &ReadOptions::default()).unwrap();
+    let a = read_path(
+        fixtures_dir().join("npy/lt_M8_ns__C__2x3.npy"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
     let b = arrow::columns(a).unwrap();
     let c2 = b.column(1).as_primitive::<TimestampNanosecondType>();
     assert!(c2.is_null(0), "NaT is null");
@@ -419,7 +486,10 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
             (Dtype::F64(Endian::Big), ArrayData::F64(order!(v)), r)
         }
         Kind::F16 => {
-            let v: Vec<u16> = cells.iter().map(|&c| half::f16::from_f64(to_f64(c)).to_bits()).collect();
+            let v: Vec<u16> = cells
+                .iter()
+                .map(|&c| half::f16::from_f64(to_f64(c)).to_bits())
+                .collect();
             let r = v.iter().map(|&x| V::Float(x.into(), 16)).collect();
             (Dtype::F16(Endian::Little), ArrayData::F16(order!(v)), r)
         }
@@ -445,7 +515,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
                 .enumerate()
                 .map(|(i, &c)| {
                     let x = to_f64(c) as f32;
-                    if i % 3 == 0 { [0.0, x] } else { [x, -0.0] }
+                    if i % 3 == 0 {
+                        [0.0, x]
+                    } else {
+                        [x, -0.0]
+                    }
                 })
                 .collect();
             let r = v
@@ -489,7 +563,13 @@ fn case() -> impl Strategy<Value = (Kind, Vec<usize>, Vec<Cell>, bool, usize)> {
     ];
     (kind(), shape, any::<bool>(), 1usize..9).prop_flat_map(|(k, shape, fortran, step)| {
         let n: usize = shape.iter().product();
-        (Just(k), Just(shape), proptest::collection::vec(cell(), n), Just(fortran), Just(step))
+        (
+            Just(k),
+            Just(shape),
+            proptest::collection::vec(cell(), n),
+            Just(fortran),
+            Just(step),
+        )
     })
 }
 
@@ -518,7 +598,9 @@ fn sparse_property(
 
     // Whole-array non-zeros.
     let nz = arrow::nonzeros(&array).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    check(batch_nonzeros(&nz) == want, || format!("nonzeros differ: {}", ctx()))?;
+    check(batch_nonzeros(&nz) == want, || {
+        format!("nonzeros differ: {}", ctx())
+    })?;
 
     // Batched non-zeros concatenate to the same triples.
     let ds = Dataset::new(array.clone(), Layout::NonZeros).unwrap();
@@ -526,12 +608,16 @@ fn sparse_property(
     for b in ds.batches(step) {
         got.extend(batch_nonzeros(&b.unwrap()));
     }
-    check(got == want, || format!("batched nonzeros differ: {}", ctx()))?;
+    check(got == want, || {
+        format!("batched nonzeros differ: {}", ctx())
+    })?;
 
     // CSR of 2-D arrays.
     if shape.len() == 2 {
         let m = arrow::csr(&array).unwrap();
-        check(csr_nonzeros(&m) == want, || format!("csr differs: {}", ctx()))?;
+        check(csr_nonzeros(&m) == want, || {
+            format!("csr differs: {}", ctx())
+        })?;
     }
 
     // Columns, batched.
@@ -545,7 +631,9 @@ fn sparse_property(
             columns[j].extend(values(c.as_ref()));
         }
     }
-    check(n == rows, || format!("column rows {n} != {rows}: {}", ctx()))?;
+    check(n == rows, || {
+        format!("column rows {n} != {rows}: {}", ctx())
+    })?;
     for (j, got) in columns.iter().enumerate() {
         let want: Vec<V> = (0..rows).map(|r| dense[r * cols + j].clone()).collect();
         check(*got == want, || format!("column {j} differs: {}", ctx()))?;
@@ -579,10 +667,18 @@ fn random_sparse_arrays_match_the_dense_reference() {
 fn nan_negative_zero_and_all_zero_rows() {
     // Row 0 all zeros (+0 and -0), row 1 NaN and a value, row 2 all zero, row 3 -0.0 then 1.
     let cells = [
-        Cell::Zero, Cell::NegZero, Cell::Zero,
-        Cell::NaN, Cell::Zero, Cell::Value(8),
-        Cell::Zero, Cell::Zero, Cell::Zero,
-        Cell::NegZero, Cell::Value(4), Cell::NegZero,
+        Cell::Zero,
+        Cell::NegZero,
+        Cell::Zero,
+        Cell::NaN,
+        Cell::Zero,
+        Cell::Value(8),
+        Cell::Zero,
+        Cell::Zero,
+        Cell::Zero,
+        Cell::NegZero,
+        Cell::Value(4),
+        Cell::NegZero,
     ];
     for kind in [Kind::F32, Kind::F64, Kind::F16, Kind::C64] {
         for fortran in [false, true] {
@@ -594,7 +690,10 @@ fn nan_negative_zero_and_all_zero_rows() {
                 assert_eq!(nz.len(), reference_nonzeros(&dense, 3).len());
             } else {
                 assert_eq!(pos, [(1, 0), (1, 2), (3, 1)], "{kind:?} fortran={fortran}");
-                assert!(matches!(nz[0].2, V::Float(b, w) if b & !(1 << (w - 1)) != 0), "NaN kept");
+                assert!(
+                    matches!(nz[0].2, V::Float(b, w) if b & !(1 << (w - 1)) != 0),
+                    "NaN kept"
+                );
             }
             let m = arrow::csr(&a).unwrap();
             assert_eq!(m.indptr.values().len(), 5);
@@ -605,17 +704,28 @@ fn nan_negative_zero_and_all_zero_rows() {
 
 #[test]
 fn column_number_width_follows_the_column_count() {
-    for (cols, want) in [(32_767usize, DataType::Int16), (32_768, DataType::Int32), (40_000, DataType::Int32)] {
+    for (cols, want) in [
+        (32_767usize, DataType::Int16),
+        (32_768, DataType::Int32),
+        (40_000, DataType::Int32),
+    ] {
         let mut v = vec![0.0f32; 3 * cols];
         v[cols - 1] = 1.0; // (0, cols - 1)
         v[2 * cols] = f32::NAN; // (2, 0)
         v[3 * cols - 1] = -2.5; // (2, cols - 1)
-        let a = Array::new(Header::new(Dtype::F32(Endian::Little), vec![3, cols], false).unwrap(), ArrayData::F32(v)).unwrap();
+        let a = Array::new(
+            Header::new(Dtype::F32(Endian::Little), vec![3, cols], false).unwrap(),
+            ArrayData::F32(v),
+        )
+        .unwrap();
         let f = a.to_fortran_order();
         for a in [a, f] {
             let nz = arrow::nonzeros(&a).unwrap();
             assert_eq!(nz.schema().field(1).data_type(), &want, "{cols} columns");
-            let got: Vec<(i64, i64)> = batch_nonzeros(&nz).iter().map(|(r, c, _)| (*r, *c)).collect();
+            let got: Vec<(i64, i64)> = batch_nonzeros(&nz)
+                .iter()
+                .map(|(r, c, _)| (*r, *c))
+                .collect();
             let last = cols as i64 - 1;
             assert_eq!(got, [(0, last), (2, 0), (2, last)]);
         }
@@ -637,8 +747,16 @@ fn long_arrays_cross_the_scan_blocks() {
     for fortran in [false, true] {
         let (a, dense) = build(Kind::F32, &[rows, cols], &cells, fortran);
         let want = reference_nonzeros(&dense, cols);
-        assert_eq!(batch_nonzeros(&arrow::nonzeros(&a).unwrap()), want, "fortran={fortran}");
-        assert_eq!(csr_nonzeros(&arrow::csr(&a).unwrap()), want, "fortran={fortran}");
+        assert_eq!(
+            batch_nonzeros(&arrow::nonzeros(&a).unwrap()),
+            want,
+            "fortran={fortran}"
+        );
+        assert_eq!(
+            csr_nonzeros(&arrow::csr(&a).unwrap()),
+            want,
+            "fortran={fortran}"
+        );
         let ds = Dataset::new(a, Layout::NonZeros).unwrap();
         let mut got = Vec::new();
         for b in ds.batches(100_000) {
@@ -652,14 +770,29 @@ fn long_arrays_cross_the_scan_blocks() {
 fn layouts_refuse_what_they_cannot_represent() {
     let opts = ReadOptions::default();
     let three_d = read_path(fixtures_dir().join("npy/lt_f4__C__3x2x4.npy"), &opts).unwrap();
-    assert_eq!(arrow::columns(three_d.clone()).unwrap_err().kind(), ErrorKind::InvalidInput);
-    assert_eq!(arrow::nonzeros(&three_d).unwrap_err().kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        arrow::columns(three_d.clone()).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        arrow::nonzeros(&three_d).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
     let one_d = read_path(fixtures_dir().join("npy/lt_f4__C__7.npy"), &opts).unwrap();
-    assert_eq!(arrow::csr(&one_d).unwrap_err().kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        arrow::csr(&one_d).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
     let rec = read_path(fixtures_dir().join("npy/rec_simple_le__C__7.npy"), &opts).unwrap();
-    assert_eq!(arrow::columns(rec).unwrap_err().kind(), ErrorKind::UnsupportedDtype);
+    assert_eq!(
+        arrow::columns(rec).unwrap_err().kind(),
+        ErrorKind::UnsupportedDtype
+    );
     let no_cols = read_path(fixtures_dir().join("npy/lt_f4__C__3x0.npy"), &opts).unwrap();
-    assert_eq!(arrow::row_lists(no_cols.clone()).unwrap_err().kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        arrow::row_lists(no_cols.clone()).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
     let b = arrow::columns(no_cols.clone()).unwrap();
     assert_eq!((b.num_rows(), b.num_columns()), (3, 0));
     assert_eq!(arrow::nonzeros(&no_cols).unwrap().num_rows(), 0);
@@ -671,8 +804,14 @@ fn layouts_refuse_what_they_cannot_represent() {
 fn zero_copy_where_the_layout_allows() {
     // C-order row lists: the list values are the array's own buffer.
     let v: Vec<i64> = (0..12).collect();
-    let a = Array::new(Header::new(Dtype::I64(Endian::Little), vec![4, 3], false).unwrap(), ArrayData::I64(v)).unwrap();
-    let ArrayData::I64(src) = a.data() else { unreachable!() };
+    let a = Array::new(
+        Header::new(Dtype::I64(Endian::Little), vec![4, 3], false).unwrap(),
+        ArrayData::I64(v),
+    )
+    .unwrap();
+    let ArrayData::I64(src) = a.data() else {
+        unreachable!()
+    };
     let src_ptr = src.as_ptr() as usize;
     let ds = Dataset::new(a, Layout::RowLists).unwrap();
     let b = ds.batch(1..3).unwrap();
@@ -683,19 +822,34 @@ fn zero_copy_where_the_layout_allows() {
 
     // Fortran-order columns: slices of the one buffer.
     let v: Vec<f64> = (0..12).map(f64::from).collect();
-    let a = Array::new(Header::new(Dtype::F64(Endian::Big), vec![4, 3], true).unwrap(), ArrayData::F64(v)).unwrap();
-    let ArrayData::F64(src) = a.data() else { unreachable!() };
+    let a = Array::new(
+        Header::new(Dtype::F64(Endian::Big), vec![4, 3], true).unwrap(),
+        ArrayData::F64(v),
+    )
+    .unwrap();
+    let ArrayData::F64(src) = a.data() else {
+        unreachable!()
+    };
     let src_ptr = src.as_ptr() as usize;
     let b = arrow::columns(a).unwrap();
     for j in 0..3 {
-        let p = b.column(j).as_primitive::<Float64Type>().values().inner().as_ptr() as usize;
+        let p = b
+            .column(j)
+            .as_primitive::<Float64Type>()
+            .values()
+            .inner()
+            .as_ptr() as usize;
         assert_eq!(p, src_ptr + j * 4 * 8, "column {j}");
     }
 }
 
 #[test]
 fn ipc_and_csv_writers() {
-    let a = read_path(fixtures_dir().join("npy/lt_c8__F__2x3.npy"), &ReadOptions::default()).unwrap();
+    let a = read_path(
+        fixtures_dir().join("npy/lt_c8__F__2x3.npy"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
     let ds = Dataset::new(a, Layout::Columns).unwrap();
     let mut ipc = Vec::new();
     let stats = arrow::write_ipc(&ds, &mut ipc, 1, |_| {}).unwrap();
@@ -704,13 +858,19 @@ fn ipc_and_csv_writers() {
     let back: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
     let whole = ds.to_record_batch().unwrap();
     for j in 0..3 {
-        let got: Vec<V> = back.iter().flat_map(|b| values(b.column(j).as_ref())).collect();
+        let got: Vec<V> = back
+            .iter()
+            .flat_map(|b| values(b.column(j).as_ref()))
+            .collect();
         assert_eq!(got, values(whole.column(j).as_ref()));
     }
     let mut csv = Vec::new();
     arrow::write_csv(&ds, &mut csv, 0, |_| {}).unwrap();
     let text = String::from_utf8(csv).unwrap();
-    assert!(text.starts_with("c1_re,c1_im,c2_re,c2_im,c3_re,c3_im\n"), "{text}");
+    assert!(
+        text.starts_with("c1_re,c1_im,c2_re,c2_im,c3_re,c3_im\n"),
+        "{text}"
+    );
     assert_eq!(text.lines().count(), 3);
 }
 
@@ -742,17 +902,24 @@ fn parquet_round_trip_keeps_types_and_values() {
         assert_eq!(back[0].schema().fields(), whole.schema().fields(), "{file}");
         for j in 0..whole.num_columns() {
             let got: Vec<ArrayRef> = back.iter().map(|b| Arc::clone(b.column(j))).collect();
-            let got: Vec<V> = got.iter().flat_map(|c| match c.data_type() {
-                DataType::FixedSizeList(..) => {
-                    let l = c.as_fixed_size_list();
-                    (0..l.len()).flat_map(|r| values(l.value(r).as_ref())).collect::<Vec<_>>()
-                }
-                _ => values(c.as_ref()),
-            }).collect();
+            let got: Vec<V> = got
+                .iter()
+                .flat_map(|c| match c.data_type() {
+                    DataType::FixedSizeList(..) => {
+                        let l = c.as_fixed_size_list();
+                        (0..l.len())
+                            .flat_map(|r| values(l.value(r).as_ref()))
+                            .collect::<Vec<_>>()
+                    }
+                    _ => values(c.as_ref()),
+                })
+                .collect();
             let want = match whole.column(j).data_type() {
                 DataType::FixedSizeList(..) => {
                     let l = whole.column(j).as_fixed_size_list();
-                    (0..l.len()).flat_map(|r| values(l.value(r).as_ref())).collect::<Vec<_>>()
+                    (0..l.len())
+                        .flat_map(|r| values(l.value(r).as_ref()))
+                        .collect::<Vec<_>>()
                 }
                 _ => values(whole.column(j).as_ref()),
             };
@@ -769,7 +936,9 @@ fn ndarray_views_of_fixtures_have_numpys_values() {
     for entry in manifest() {
         let file = entry["file"].as_str().unwrap();
         let tag = entry["tag"].as_str().unwrap();
-        if !(file.ends_with("__2x3.npy") || file.ends_with("__3x2x4.npy")) || !matches!(tag, "lt_i4" | "be_i4" | "lt_u8" | "be_f8" | "lt_f4") {
+        if !(file.ends_with("__2x3.npy") || file.ends_with("__3x2x4.npy"))
+            || !matches!(tag, "lt_i4" | "be_i4" | "lt_u8" | "be_f8" | "lt_f4")
+        {
             continue;
         }
         let ndim = entry["shape"].as_array().unwrap().len();
@@ -779,7 +948,13 @@ fn ndarray_views_of_fixtures_have_numpys_values() {
         match tag {
             "lt_i4" | "be_i4" => {
                 let a = NpyArray::<i32>::read_path(&path, &ReadOptions::default()).unwrap();
-                check(a.view_ndarray().unwrap().iter().map(|&x| V::Int(x.into())).collect());
+                check(
+                    a.view_ndarray()
+                        .unwrap()
+                        .iter()
+                        .map(|&x| V::Int(x.into()))
+                        .collect(),
+                );
                 let nd = a.clone().into_ndarray().unwrap();
                 assert_eq!(nd.ndim(), ndim);
                 assert_eq!(nd.t().is_standard_layout(), a.fortran_order());
@@ -789,15 +964,33 @@ fn ndarray_views_of_fixtures_have_numpys_values() {
             }
             "lt_u8" => {
                 let a = NpyArray::<u64>::read_path(&path, &ReadOptions::default()).unwrap();
-                check(a.into_ndarray().unwrap().iter().map(|&x| V::Int(x.into())).collect());
+                check(
+                    a.into_ndarray()
+                        .unwrap()
+                        .iter()
+                        .map(|&x| V::Int(x.into()))
+                        .collect(),
+                );
             }
             "be_f8" => {
                 let a = NpyArray::<f64>::read_path(&path, &ReadOptions::default()).unwrap();
-                check(a.into_ndarray().unwrap().iter().map(|x| V::Float(x.to_bits(), 64)).collect());
+                check(
+                    a.into_ndarray()
+                        .unwrap()
+                        .iter()
+                        .map(|x| V::Float(x.to_bits(), 64))
+                        .collect(),
+                );
             }
             _ => {
                 let a = NpyArray::<f32>::read_path(&path, &ReadOptions::default()).unwrap();
-                check(a.view_ndarray().unwrap().iter().map(|x| V::Float(x.to_bits().into(), 32)).collect());
+                check(
+                    a.view_ndarray()
+                        .unwrap()
+                        .iter()
+                        .map(|x| V::Float(x.to_bits().into(), 32))
+                        .collect(),
+                );
             }
         }
     }
@@ -812,13 +1005,25 @@ fn time_nonzeros_20000_by_2000() {
     let (rows, cols) = (20_000usize, 2_000usize);
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = || {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         state >> 11
     };
     let v: Vec<f32> = (0..rows * cols)
-        .map(|_| if next() % 100 == 0 { (next() % 1000) as f32 / 7.0 + 0.5 } else { 0.0 })
+        .map(|_| {
+            if next() % 100 == 0 {
+                (next() % 1000) as f32 / 7.0 + 0.5
+            } else {
+                0.0
+            }
+        })
         .collect();
-    let c = Array::new(Header::new(Dtype::F32(Endian::Little), vec![rows, cols], false).unwrap(), ArrayData::F32(v)).unwrap();
+    let c = Array::new(
+        Header::new(Dtype::F32(Endian::Little), vec![rows, cols], false).unwrap(),
+        ArrayData::F32(v),
+    )
+    .unwrap();
     let f = c.to_fortran_order();
     for (name, a) in [("C", &c), ("F", &f)] {
         let mut best = f64::MAX;
@@ -829,7 +1034,10 @@ fn time_nonzeros_20000_by_2000() {
             best = best.min(t.elapsed().as_secs_f64());
             n = b.num_rows();
         }
-        println!("nonzeros {name} order: {n} non-zeros in {:.1} ms (best of 5)", best * 1e3);
+        println!(
+            "nonzeros {name} order: {n} non-zeros in {:.1} ms (best of 5)",
+            best * 1e3
+        );
         let ms = |t: std::time::Instant| t.elapsed().as_secs_f64() * 1e3;
         for layout in [Layout::NonZeros, Layout::Columns, Layout::RowLists] {
             let owned = (*a).clone();

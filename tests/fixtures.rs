@@ -249,7 +249,11 @@ fn record_fields_have_numpy_values() {
 #[test]
 fn typed_path_reads_match_dynamic_reads() {
     use npyguard::{Element, NpyArray};
-    fn check<T: Element>(path: &std::path::Path, want: &ArrayData, pick: impl Fn(&ArrayData) -> Option<Vec<T>>) -> bool {
+    fn check<T: Element>(
+        path: &std::path::Path,
+        want: &ArrayData,
+        pick: impl Fn(&ArrayData) -> Option<Vec<T>>,
+    ) -> bool {
         let Some(want) = pick(want) else { return false };
         let opts = ReadOptions::default();
         let typed = NpyArray::<T>::read_path(path, &opts).unwrap();
@@ -257,7 +261,12 @@ fn typed_path_reads_match_dynamic_reads() {
         assert_eq!(bits(typed.data()), bits(&want), "{}", path.display());
         let mut buf = Vec::with_capacity(3);
         NpyArray::<T>::read_path_into(path, &opts, &mut buf).unwrap();
-        assert_eq!(bits(&buf), bits(&want), "{} (read_path_into)", path.display());
+        assert_eq!(
+            bits(&buf),
+            bits(&want),
+            "{} (read_path_into)",
+            path.display()
+        );
         true
     }
     let mut n = 0;
@@ -265,16 +274,67 @@ fn typed_path_reads_match_dynamic_reads() {
         let path = fixtures_dir().join(e["file"].as_str().unwrap());
         let a = read_path(&path, &ReadOptions::default().max_header_bytes(1 << 20)).unwrap();
         let d = a.data();
-        let hit = check::<f64>(&path, d, |d| if let ArrayData::F64(v) = d { Some(v.clone()) } else { None })
-            || check::<f32>(&path, d, |d| if let ArrayData::F32(v) = d { Some(v.clone()) } else { None })
-            || check::<i16>(&path, d, |d| if let ArrayData::I16(v) = d { Some(v.clone()) } else { None })
-            || check::<i32>(&path, d, |d| if let ArrayData::I32(v) = d { Some(v.clone()) } else { None })
-            || check::<i64>(&path, d, |d| if let ArrayData::I64(v) = d { Some(v.clone()) } else { None })
-            || check::<u16>(&path, d, |d| if let ArrayData::U16(v) = d { Some(v.clone()) } else { None })
-            || check::<u32>(&path, d, |d| if let ArrayData::U32(v) = d { Some(v.clone()) } else { None })
-            || check::<u64>(&path, d, |d| if let ArrayData::U64(v) = d { Some(v.clone()) } else { None })
-            || check::<bool>(&path, d, |d| if let ArrayData::Bool(v) = d { Some(v.clone()) } else { None })
-            || check::<u8>(&path, d, |d| if let ArrayData::U8(v) = d { Some(v.clone()) } else { None });
+        let hit = check::<f64>(&path, d, |d| {
+            if let ArrayData::F64(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<f32>(&path, d, |d| {
+            if let ArrayData::F32(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<i16>(&path, d, |d| {
+            if let ArrayData::I16(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<i32>(&path, d, |d| {
+            if let ArrayData::I32(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<i64>(&path, d, |d| {
+            if let ArrayData::I64(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<u16>(&path, d, |d| {
+            if let ArrayData::U16(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<u32>(&path, d, |d| {
+            if let ArrayData::U32(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<u64>(&path, d, |d| {
+            if let ArrayData::U64(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<bool>(&path, d, |d| {
+            if let ArrayData::Bool(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        }) || check::<u8>(&path, d, |d| {
+            if let ArrayData::U8(v) = d {
+                Some(v.clone())
+            } else {
+                None
+            }
+        });
         n += usize::from(hit);
     }
     assert!(n >= 150, "typed fixtures checked: {n}");
@@ -309,7 +369,12 @@ fn reused_buffers_hold_exactly_the_new_values() {
     let mut buf: Vec<i32> = vec![-7; 50];
     for (k, n) in [3usize, 40, 0, 1, 60, 2].into_iter().enumerate() {
         let vals: Vec<i32> = (0..n as i32).map(|i| i * 3 + k as i32).collect();
-        let bytes = write::to_vec(&NpyArray::from_vec(vals.clone(), vec![n]).unwrap().to_array()).unwrap();
+        let bytes = write::to_vec(
+            &NpyArray::from_vec(vals.clone(), vec![n])
+                .unwrap()
+                .to_array(),
+        )
+        .unwrap();
         let p = dir.join("r.npy");
         std::fs::write(&p, &bytes).unwrap();
         NpyArray::<i32>::read_path_into(&p, &opts, &mut buf).unwrap();

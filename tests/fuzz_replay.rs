@@ -62,7 +62,8 @@ fn replay(target: &'static str, run: fn(&[u8])) {
         assert!(!corpus.is_empty(), "fuzz/corpus/{target}/ is empty");
         let mut failures = Vec::new();
         for path in corpus.iter().chain(&regressions) {
-            let data = std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+            let data =
+                std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
             if let Err(panic) = std::panic::catch_unwind(|| run(&data)) {
                 let msg = panic
                     .downcast_ref::<String>()
@@ -89,7 +90,10 @@ fn replay(target: &'static str, run: fn(&[u8])) {
 /// Runs one reproducer `fuzz/regressions/<target>/<name>` (for the named tests below).
 fn regression(target: &'static str, name: &'static str, run: fn(&[u8])) {
     big_stack(move || {
-        let path = Path::new(FUZZ_DIR).join("regressions").join(target).join(name);
+        let path = Path::new(FUZZ_DIR)
+            .join("regressions")
+            .join(target)
+            .join(name);
         let data = std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
         run(&data);
     });
@@ -137,7 +141,11 @@ fn replay_npz() {
 /// harness expected only `BadPayload` from `field` and now accepts this refusal.
 #[test]
 fn roundtrip_field_of_zero_size_record_overflows() {
-    regression("roundtrip", "field-of-zero-size-record-overflows", roundtrip::run);
+    regression(
+        "roundtrip",
+        "field-of-zero-size-record-overflows",
+        roundtrip::run,
+    );
 }
 
 // ---------------------------------------------------------- fixed findings --
@@ -152,7 +160,9 @@ fn roundtrip_field_of_zero_size_record_overflows() {
 #[test]
 fn header_new_refuses_dtypes_the_reader_would_refuse() {
     use npyguard::decode::PayloadDecoder;
-    use npyguard::{read_bytes, write, DateUnit, Dtype, Endian, Field, Header, ReadOptions, Record, TimeUnit};
+    use npyguard::{
+        read_bytes, write, DateUnit, Dtype, Endian, Field, Header, ReadOptions, Record, TimeUnit,
+    };
     let field = |name: &str, dtype: Dtype, offset: usize| Field {
         name: name.into(),
         title: None,
@@ -201,7 +211,10 @@ fn header_new_refuses_dtypes_the_reader_would_refuse() {
         (
             "overlapping fields",
             Dtype::Record(Record {
-                fields: vec![field("a", Dtype::I32(Endian::Little), 0), field("b", Dtype::U8, 1)],
+                fields: vec![
+                    field("a", Dtype::I32(Endian::Little), 0),
+                    field("b", Dtype::U8, 1),
+                ],
                 itemsize: 4,
             }),
         ),
@@ -220,8 +233,10 @@ fn header_new_refuses_dtypes_the_reader_would_refuse() {
             continue;
         };
         let mut dec = PayloadDecoder::new(header.clone());
-        dec.feed(&vec![0u8; header.payload_len()]).expect("zero bytes decode");
-        let bytes = write::to_vec(&dec.finish().expect("complete payload")).expect("write to a Vec");
+        dec.feed(&vec![0u8; header.payload_len()])
+            .expect("zero bytes decode");
+        let bytes =
+            write::to_vec(&dec.finish().expect("complete payload")).expect("write to a Vec");
         match read_bytes(&bytes, &ReadOptions::default()) {
             Ok(back) if back.dtype() == &dtype => {}
             Ok(back) => wrong.push(format!("{label}: reads back as {:?}", back.dtype())),

@@ -47,7 +47,12 @@ struct Case {
 }
 
 fn case(name: &'static str, bytes: Vec<u8>, kind: ErrorKind) -> Case {
-    Case { name, bytes, opts: ReadOptions::default(), kind }
+    Case {
+        name,
+        bytes,
+        opts: ReadOptions::default(),
+        kind,
+    }
 }
 
 fn cases() -> Vec<Case> {
@@ -132,25 +137,55 @@ fn hostile_inputs_are_rejected_in_bounded_memory() {
             from_path.expect_err(c.name),
             typed.expect_err(c.name),
         );
-        for (how, e) in [("slice", &from_slice), ("stream", &from_stream), ("path", &from_path)] {
+        for (how, e) in [
+            ("slice", &from_slice),
+            ("stream", &from_stream),
+            ("path", &from_path),
+        ] {
             assert_eq!(e.kind(), c.kind, "{} via {how}: {e}", c.name);
         }
         // A typed read may stop earlier, at the type check, but never succeeds.
-        assert!(typed.kind() == c.kind || typed.kind() == ErrorKind::TypeMismatch, "{}: {typed}", c.name);
-        assert_eq!(from_slice.offset(), from_stream.offset(), "{}: slice and stream agree on the offset", c.name);
-        report.push(format!("{:32} {:>18} at {:>7}  {:>8.3} ms (3 readers)", c.name, c.kind.name(), from_slice.offset(), elapsed.as_secs_f64() * 1e3));
+        assert!(
+            typed.kind() == c.kind || typed.kind() == ErrorKind::TypeMismatch,
+            "{}: {typed}",
+            c.name
+        );
+        assert_eq!(
+            from_slice.offset(),
+            from_stream.offset(),
+            "{}: slice and stream agree on the offset",
+            c.name
+        );
+        report.push(format!(
+            "{:32} {:>18} at {:>7}  {:>8.3} ms (3 readers)",
+            c.name,
+            c.kind.name(),
+            from_slice.offset(),
+            elapsed.as_secs_f64() * 1e3
+        ));
     }
     // An endless stream after a valid header: bounded by max_file_bytes, never read to the end.
-    let head = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", &[]);
+    let head = npy(
+        1,
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }",
+        &[],
+    );
     let opts = ReadOptions::default().max_file_bytes(Some(1 << 20));
     let e = read_from(Cursor::new(head.clone()).chain(Endless), &opts).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::TrailingBytes);
-    let ok = read_from(Cursor::new(head).chain(Endless), &opts.clone().allow_trailing_bytes(true)).unwrap();
+    let ok = read_from(
+        Cursor::new(head).chain(Endless),
+        &opts.clone().allow_trailing_bytes(true),
+    )
+    .unwrap();
     assert_eq!(ok.len(), 4);
 
     let peak = ALLOC.max_allocated().saturating_sub(baseline);
     println!("{}", report.join("\n"));
-    println!("peak heap above baseline across all cases: {:.2} MiB", peak as f64 / (1 << 20) as f64);
+    println!(
+        "peak heap above baseline across all cases: {:.2} MiB",
+        peak as f64 / (1 << 20) as f64
+    );
     assert!(peak < BUDGET, "peak {peak} bytes");
     std::fs::remove_dir_all(&dir).ok();
 }

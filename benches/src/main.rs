@@ -36,7 +36,9 @@ fn emit_us(group: &str, name: &str, us: f64) {
 
 fn payload_offset(path: &Path) -> u64 {
     let mut f = File::open(path).unwrap();
-    npyguard::read_header(&mut f, &ReadOptions::default()).unwrap().payload_offset()
+    npyguard::read_header(&mut f, &ReadOptions::default())
+        .unwrap()
+        .payload_offset()
 }
 
 fn main() {
@@ -54,9 +56,16 @@ fn main() {
         return;
     }
     let args: Vec<String> = std::env::args().collect();
-    let dir = PathBuf::from(args.get(1).cloned().unwrap_or_else(|| "/tmp/npyguard-bench".into()));
+    let dir = PathBuf::from(
+        args.get(1)
+            .cloned()
+            .unwrap_or_else(|| "/tmp/npyguard-bench".into()),
+    );
     let mib: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(256);
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     std::fs::create_dir_all(&dir).unwrap();
     let n = mib * (1 << 20) / 8;
     let opts = ReadOptions::default();
@@ -65,34 +74,78 @@ fn main() {
     let values: Vec<f64> = (0..n).map(|i| (i as f64) * 0.5 - 3.0).collect();
     let le = dir.join("f8_le.npy");
     let be = dir.join("f8_be.npy");
-    NpyArray::from_vec_with(values.clone(), vec![n], false, Endian::Little).unwrap().write_path(&le).unwrap();
-    NpyArray::from_vec_with(values.clone(), vec![n], false, Endian::Big).unwrap().write_path(&be).unwrap();
+    NpyArray::from_vec_with(values.clone(), vec![n], false, Endian::Little)
+        .unwrap()
+        .write_path(&le)
+        .unwrap();
+    NpyArray::from_vec_with(values.clone(), vec![n], false, Endian::Big)
+        .unwrap()
+        .write_path(&be)
+        .unwrap();
     let side = ((mib * (1 << 20) / 4) as f64).sqrt() as usize;
     let fpath = dir.join("f4_fortran.npy");
     let fvals: Vec<f32> = (0..side * side).map(|i| i as f32).collect();
-    NpyArray::from_vec_with(fvals, vec![side, side], true, Endian::Little).unwrap().write_path(&fpath).unwrap();
+    NpyArray::from_vec_with(fvals, vec![side, side], true, Endian::Little)
+        .unwrap()
+        .write_path(&fpath)
+        .unwrap();
     let bytes = n * 8;
 
     // ---- read, little-endian, fresh buffer
-    emit("read_le", "std::fs::read", bytes, best(runs, || std::fs::read(&le).unwrap()));
-    emit("read_le", "npyguard", bytes, best(runs, || NpyArray::<f64>::read_path(&le, &opts).unwrap()));
-    emit("read_le", "ndarray-npy", bytes, best(runs, || {
-        ndarray_npy::read_npy::<_, ndarray::Array1<f64>>(&le).unwrap()
-    }));
-    emit("read_le", "npyz", bytes, best(runs, || {
-        let npy = npyz::NpyFile::new(BufReader::new(File::open(&le).unwrap())).unwrap();
-        npy.into_vec::<f64>().unwrap()
-    }));
+    emit(
+        "read_le",
+        "std::fs::read",
+        bytes,
+        best(runs, || std::fs::read(&le).unwrap()),
+    );
+    emit(
+        "read_le",
+        "npyguard",
+        bytes,
+        best(runs, || NpyArray::<f64>::read_path(&le, &opts).unwrap()),
+    );
+    emit(
+        "read_le",
+        "ndarray-npy",
+        bytes,
+        best(runs, || {
+            ndarray_npy::read_npy::<_, ndarray::Array1<f64>>(&le).unwrap()
+        }),
+    );
+    emit(
+        "read_le",
+        "npyz",
+        bytes,
+        best(runs, || {
+            let npy = npyz::NpyFile::new(BufReader::new(File::open(&le).unwrap())).unwrap();
+            npy.into_vec::<f64>().unwrap()
+        }),
+    );
 
     // ---- read, big-endian
-    emit("read_be", "npyguard", bytes, best(runs, || NpyArray::<f64>::read_path(&be, &opts).unwrap()));
-    emit("read_be", "ndarray-npy", bytes, best(runs, || {
-        ndarray_npy::read_npy::<_, ndarray::Array1<f64>>(&be).unwrap()
-    }));
-    emit("read_be", "npyz", bytes, best(runs, || {
-        let npy = npyz::NpyFile::new(BufReader::new(File::open(&be).unwrap())).unwrap();
-        npy.into_vec::<f64>().unwrap()
-    }));
+    emit(
+        "read_be",
+        "npyguard",
+        bytes,
+        best(runs, || NpyArray::<f64>::read_path(&be, &opts).unwrap()),
+    );
+    emit(
+        "read_be",
+        "ndarray-npy",
+        bytes,
+        best(runs, || {
+            ndarray_npy::read_npy::<_, ndarray::Array1<f64>>(&be).unwrap()
+        }),
+    );
+    emit(
+        "read_be",
+        "npyz",
+        bytes,
+        best(runs, || {
+            let npy = npyz::NpyFile::new(BufReader::new(File::open(&be).unwrap())).unwrap();
+            npy.into_vec::<f64>().unwrap()
+        }),
+    );
 
     if std::env::var("BENCH_ONLY").as_deref() == Ok("read") {
         return;
@@ -101,29 +154,61 @@ fn main() {
     // ---- read into a reused buffer
     let off = payload_offset(&le);
     let mut raw = vec![0u8; bytes];
-    emit("read_reuse", "read_exact (reused Vec<u8>)", bytes, best(runs, || {
-        let mut f = File::open(&le).unwrap();
-        f.seek(SeekFrom::Start(off)).unwrap();
-        f.read_exact(&mut raw).unwrap();
-    }));
+    emit(
+        "read_reuse",
+        "read_exact (reused Vec<u8>)",
+        bytes,
+        best(runs, || {
+            let mut f = File::open(&le).unwrap();
+            f.seek(SeekFrom::Start(off)).unwrap();
+            f.read_exact(&mut raw).unwrap();
+        }),
+    );
     let mut buf: Vec<f64> = Vec::new();
     NpyArray::<f64>::read_path_into(&le, &opts, &mut buf).unwrap();
-    emit("read_reuse", "npyguard read_path_into", bytes, best(runs, || {
-        NpyArray::<f64>::read_path_into(&le, &opts, &mut buf).unwrap();
-    }));
-    emit("read_reuse", "npyguard read_path_into (big-endian)", bytes, best(runs, || {
-        NpyArray::<f64>::read_path_into(&be, &opts, &mut buf).unwrap();
-    }));
+    emit(
+        "read_reuse",
+        "npyguard read_path_into",
+        bytes,
+        best(runs, || {
+            NpyArray::<f64>::read_path_into(&le, &opts, &mut buf).unwrap();
+        }),
+    );
+    emit(
+        "read_reuse",
+        "npyguard read_path_into (big-endian)",
+        bytes,
+        best(runs, || {
+            NpyArray::<f64>::read_path_into(&be, &opts, &mut buf).unwrap();
+        }),
+    );
 
     // ---- Fortran -> row-major
     let fa = NpyArray::<f32>::read_path(&fpath, &opts).unwrap();
     let fbytes = side * side * 4;
-    emit("fortran_to_c", "npyguard to_c_order", fbytes, best(runs, || fa.to_c_order()));
-    emit("fortran_to_c", "npyguard read_path + to_c_order", fbytes, best(runs, || {
-        NpyArray::<f32>::read_path(&fpath, &opts).unwrap().to_c_order()
-    }));
+    emit(
+        "fortran_to_c",
+        "npyguard to_c_order",
+        fbytes,
+        best(runs, || fa.to_c_order()),
+    );
+    emit(
+        "fortran_to_c",
+        "npyguard read_path + to_c_order",
+        fbytes,
+        best(runs, || {
+            NpyArray::<f32>::read_path(&fpath, &opts)
+                .unwrap()
+                .to_c_order()
+        }),
+    );
     let nd = ndarray_npy::read_npy::<_, ndarray::Array2<f32>>(&fpath).unwrap();
-    emit("fortran_to_c", "ndarray as_standard_layout", fbytes, best(runs, || nd.as_standard_layout().into_owned()));
+    emit(
+        "fortran_to_c",
+        "ndarray as_standard_layout",
+        fbytes,
+        best(runs, || nd.as_standard_layout().into_owned()),
+    );
 
     // ---- header parse
     let header_bytes = std::fs::read(&le).unwrap()[..128].to_vec();
@@ -137,7 +222,11 @@ fn main() {
         samples.push(t.elapsed().as_secs_f64() * 1e6 / iters as f64);
     }
     samples.sort_by(f64::total_cmp);
-    emit_us("header", "npyguard Header::from_bytes (median)", samples[samples.len() / 2]);
+    emit_us(
+        "header",
+        "npyguard Header::from_bytes (median)",
+        samples[samples.len() / 2],
+    );
     let mut samples = Vec::with_capacity(20);
     for _ in 0..20 {
         let t = Instant::now();
@@ -147,7 +236,11 @@ fn main() {
         samples.push(t.elapsed().as_secs_f64() * 1e6 / (iters / 20) as f64);
     }
     samples.sort_by(f64::total_cmp);
-    emit_us("header", "npyz NpyFile::new (median)", samples[samples.len() / 2]);
+    emit_us(
+        "header",
+        "npyz NpyFile::new (median)",
+        samples[samples.len() / 2],
+    );
 
     // ---- 1 MiB headers: parsed or rejected in linear time (issue 2's bound: well under 10 ms)
     let big_opts = ReadOptions::default().max_header_bytes(2 << 20);
@@ -162,8 +255,15 @@ fn main() {
         "[[[0, 'ab\\x41'], (1, 2,)], None], ".repeat((1 << 20) / 36)
     ));
     let deep = mk(format!("{{'descr': {}", "[(".repeat(1 << 19)));
-    let junk = mk(format!("{{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'x': '{}' }}", "a".repeat(1 << 20)));
-    for (name, bytes) in [("1 MiB header, wide nested values (accepted)", &wide), ("1 MiB nesting bomb (rejected)", &deep), ("1 MiB string value (accepted)", &junk)] {
+    let junk = mk(format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'x': '{}' }}",
+        "a".repeat(1 << 20)
+    ));
+    for (name, bytes) in [
+        ("1 MiB header, wide nested values (accepted)", &wide),
+        ("1 MiB nesting bomb (rejected)", &deep),
+        ("1 MiB string value (accepted)", &junk),
+    ] {
         let ok = Header::from_bytes(bytes, &big_opts).is_ok();
         let d = best(runs, || Header::from_bytes(bytes, &big_opts).is_ok());
         println!(
@@ -176,18 +276,43 @@ fn main() {
     // ---- write 256 MiB f8
     let out = dir.join("write_out.npy");
     let file_bytes = std::fs::read(&le).unwrap();
-    emit("write", "std::fs::write", bytes, best(runs, || std::fs::write(&out, &file_bytes).unwrap()));
+    emit(
+        "write",
+        "std::fs::write",
+        bytes,
+        best(runs, || std::fs::write(&out, &file_bytes).unwrap()),
+    );
     let arr = NpyArray::from_vec(values.clone(), vec![n]).unwrap();
-    emit("write", "npyguard write_path", bytes, best(runs, || arr.write_path(&out).unwrap()));
-    emit("write", "npyz", bytes, best(runs, || {
-        use npyz::WriterBuilder;
-        let f = std::io::BufWriter::new(File::create(&out).unwrap());
-        let mut w = npyz::WriteOptions::new().default_dtype().shape(&[n as u64]).writer(f).begin_nd().unwrap();
-        w.extend(values.iter().copied()).unwrap();
-        w.finish().unwrap();
-    }));
+    emit(
+        "write",
+        "npyguard write_path",
+        bytes,
+        best(runs, || arr.write_path(&out).unwrap()),
+    );
+    emit(
+        "write",
+        "npyz",
+        bytes,
+        best(runs, || {
+            use npyz::WriterBuilder;
+            let f = std::io::BufWriter::new(File::create(&out).unwrap());
+            let mut w = npyz::WriteOptions::new()
+                .default_dtype()
+                .shape(&[n as u64])
+                .writer(f)
+                .begin_nd()
+                .unwrap();
+            w.extend(values.iter().copied()).unwrap();
+            w.finish().unwrap();
+        }),
+    );
     let nd1 = ndarray::Array1::from(values.clone());
-    emit("write", "ndarray-npy", bytes, best(runs, || ndarray_npy::write_npy(&out, &nd1).unwrap()));
+    emit(
+        "write",
+        "ndarray-npy",
+        bytes,
+        best(runs, || ndarray_npy::write_npy(&out, &nd1).unwrap()),
+    );
     assert_eq!(std::fs::read(&out).unwrap().len(), file_bytes.len());
     let _ = write::choose_version;
 
@@ -203,7 +328,6 @@ fn main() {
         }
     }
 }
-
 
 fn vm_hwm_kib() -> u64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

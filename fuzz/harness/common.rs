@@ -10,7 +10,9 @@ use std::fmt::Debug;
 
 use arbitrary::{Arbitrary, Result as AResult, Unstructured};
 use npyguard::write::to_vec;
-use npyguard::{Array, ArrayData, DateUnit, Dtype, Endian, Error, ErrorKind, Field, Header, Record, TimeUnit};
+use npyguard::{
+    Array, ArrayData, DateUnit, Dtype, Endian, Error, ErrorKind, Field, Header, Record, TimeUnit,
+};
 
 // ------------------------------------------------------------- outcomes --
 
@@ -91,7 +93,12 @@ pub fn assert_same(what_a: &str, a: &Outcome, what_b: &str, b: &Outcome) {
 }
 
 /// The same, for headers or errors (kind + offset).
-pub fn assert_same_header(what_a: &str, a: &npyguard::Result<Header>, what_b: &str, b: &npyguard::Result<Header>) {
+pub fn assert_same_header(
+    what_a: &str,
+    a: &npyguard::Result<Header>,
+    what_b: &str,
+    b: &npyguard::Result<Header>,
+) {
     let same = match (a, b) {
         (Ok(x), Ok(y)) => x == y,
         (Err(x), Err(y)) => (x.kind(), x.offset()) == (y.kind(), y.offset()),
@@ -251,7 +258,11 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
     let mut taken = HashSet::new();
     let mut cursor = 0usize;
     for i in 0..n {
-        let gap = if u.ratio(1u8, 4)? { u.int_in_range(1..=4)? } else { 0 };
+        let gap = if u.ratio(1u8, 4)? {
+            u.int_in_range(1..=4)?
+        } else {
+            0
+        };
         let mut field_name = name(u, format!("f{i}"))?;
         if !taken.insert(field_name.clone()) {
             field_name = format!("f{i}_{depth}");
@@ -267,7 +278,11 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
             None
         };
         let dtype = dtype_at(u, depth)?;
-        let ndim = if u.ratio(1u8, 4)? { u.int_in_range(1..=2)? } else { 0 };
+        let ndim = if u.ratio(1u8, 4)? {
+            u.int_in_range(1..=2)?
+        } else {
+            0
+        };
         let mut shape = Vec::with_capacity(ndim);
         for _ in 0..ndim {
             shape.push(u.int_in_range(0..=3)?);
@@ -283,7 +298,11 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
             offset,
         });
     }
-    let tail = if u.ratio(1u8, 4)? { u.int_in_range(1..=4)? } else { 0 };
+    let tail = if u.ratio(1u8, 4)? {
+        u.int_in_range(1..=4)?
+    } else {
+        0
+    };
     Ok(Record {
         fields,
         itemsize: cursor + tail,
@@ -322,7 +341,8 @@ pub fn shape(u: &mut Unstructured<'_>, itemsize: usize, max_bytes: usize) -> ARe
                 .filter(|&(j, &d)| j != i && d != 0)
                 .map(|(_, &d)| d)
                 .product();
-            dims[i] = u.int_in_range(1..=(isize::MAX as usize / itemsize.max(1) / others.max(1)))?;
+            dims[i] =
+                u.int_in_range(1..=(isize::MAX as usize / itemsize.max(1) / others.max(1)))?;
         }
     }
     Ok(dims)
@@ -355,10 +375,16 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
         Dtype::F32(_) => ArrayData::F32(values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?),
         Dtype::F64(_) => ArrayData::F64(values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?),
         Dtype::C64(_) => ArrayData::C64(values(u, n, |u| {
-            Ok([f32::from_bits(u.arbitrary()?), f32::from_bits(u.arbitrary()?)])
+            Ok([
+                f32::from_bits(u.arbitrary()?),
+                f32::from_bits(u.arbitrary()?),
+            ])
         })?),
         Dtype::C128(_) => ArrayData::C128(values(u, n, |u| {
-            Ok([f64::from_bits(u.arbitrary()?), f64::from_bits(u.arbitrary()?)])
+            Ok([
+                f64::from_bits(u.arbitrary()?),
+                f64::from_bits(u.arbitrary()?),
+            ])
         })?),
         Dtype::Bytes(k) => ArrayData::Bytes(values(u, n * k, any)?),
         Dtype::Unicode(k, _) => ArrayData::Unicode(values(u, n * k, |u| u.arbitrary::<char>())?),

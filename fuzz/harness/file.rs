@@ -83,8 +83,18 @@ pub fn run(data: &[u8]) {
             "read_from",
             &outcome(&streamed),
         );
-        assert_same("read_bytes", &w, "read_from (1 byte per read)", &outcome(&trickled));
-        assert_same("read_bytes", &w, "read_from (short reads)", &outcome(&short));
+        assert_same(
+            "read_bytes",
+            &w,
+            "read_from (1 byte per read)",
+            &outcome(&trickled),
+        );
+        assert_same(
+            "read_bytes",
+            &w,
+            "read_from (short reads)",
+            &outcome(&short),
+        );
         match &whole {
             // FileTooLarge points at the limit, which may lie past a short input
             // whose header claims more.
@@ -114,7 +124,8 @@ pub fn run(data: &[u8]) {
 
 fn check_array(a: &Array, data: &[u8], allow_trailing: bool) {
     let h = a.header();
-    Array::new(h.clone(), a.data().clone()).unwrap_or_else(|e| panic!("read an inconsistent array ({e}): {h:?}"));
+    Array::new(h.clone(), a.data().clone())
+        .unwrap_or_else(|e| panic!("read an inconsistent array ({e}): {h:?}"));
     let start = h.payload_offset() as usize;
     let end = start + h.payload_len();
     assert!(
@@ -127,13 +138,19 @@ fn check_array(a: &Array, data: &[u8], allow_trailing: bool) {
     }
     // The writer's bytes read back to the same array (extra keys are not written).
     let bytes = saved(a);
-    let back = read_bytes(&bytes, &ReadOptions::default())
-        .unwrap_or_else(|e| panic!("the writer's output of a read array does not read back: {e}; header {h:?}"));
+    let back = read_bytes(&bytes, &ReadOptions::default()).unwrap_or_else(|e| {
+        panic!("the writer's output of a read array does not read back: {e}; header {h:?}")
+    });
     let mut read = outcome(&Ok(a.clone()));
     if let Outcome::Array { extra, .. } = &mut read {
         *extra = 0;
     }
-    assert_same("read array", &read, "written and read again", &outcome(&Ok(back)));
+    assert_same(
+        "read array",
+        &read,
+        "written and read again",
+        &outcome(&Ok(back)),
+    );
     // Orders: C -> F -> C and F -> C -> F are identities.
     if a.len() <= MAX_REORDER {
         let c = a.to_c_order();
@@ -159,10 +176,9 @@ fn typed_agrees(a: &Array, data: &[u8]) {
     fn check<T: npyguard::Element>(a: &Array, data: &[u8], opts: &ReadOptions) {
         match NpyArray::<T>::read_bytes(data, opts) {
             Ok(t) => {
-                let mine = a
-                    .clone()
-                    .into_typed::<T>()
-                    .unwrap_or_else(|e| panic!("into_typed refuses ({e}) what read_bytes::<T> reads"));
+                let mine = a.clone().into_typed::<T>().unwrap_or_else(|e| {
+                    panic!("into_typed refuses ({e}) what read_bytes::<T> reads")
+                });
                 assert_same(
                     "NpyArray::read_bytes",
                     &outcome(&Ok(t.to_array())),

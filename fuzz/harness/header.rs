@@ -33,7 +33,8 @@ const CALL_LIMIT: usize = 2_000_000;
 /// The grammar as a compiled PEG (built once): `full_header = SOI header EOI`.
 static RECOGNIZER: LazyLock<pest_vm::Vm> = LazyLock::new(|| {
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
-    let rules = abnf_to_pest::parse_abnf(GRAMMAR).expect("abnf_to_pest reads grammar/npy-header.abnf");
+    let rules =
+        abnf_to_pest::parse_abnf(GRAMMAR).expect("abnf_to_pest reads grammar/npy-header.abnf");
     assert!(
         rules.contains_key("header"),
         "abnf_to_pest renamed the start rule `header`"
@@ -82,7 +83,10 @@ fn recognize(text: &str) -> Verdict {
         long_suffix |= rule == "long_suffix";
         stack.extend(pair.into_inner().map(|p| (p, depth)));
     }
-    Verdict::Match { nesting, long_suffix }
+    Verdict::Match {
+        nesting,
+        long_suffix,
+    }
 }
 
 fn latin1(bytes: &[u8]) -> String {
@@ -96,11 +100,17 @@ fn to_latin1(s: &str) -> Option<Vec<u8>> {
 
 /// Keys and values, without the offsets where they were found.
 fn entries(d: &Dict) -> Vec<(&str, &npyguard::literal::Literal)> {
-    d.entries.iter().map(|e| (e.key.as_str(), &e.value)).collect()
+    d.entries
+        .iter()
+        .map(|e| (e.key.as_str(), &e.value))
+        .collect()
 }
 
 fn show(bytes: &[u8]) -> String {
-    let mut s = format!("{:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(400)]));
+    let mut s = format!(
+        "{:?}",
+        String::from_utf8_lossy(&bytes[..bytes.len().min(400)])
+    );
     if bytes.len() > 400 {
         s.push_str(" ...");
     }
@@ -149,22 +159,36 @@ pub fn run(data: &[u8]) {
                     );
                 }
             }
-            (Ok(_), None) => panic!("parse_dict({version:?}) accepts invalid UTF-8: {}", show(data)),
+            (Ok(_), None) => panic!(
+                "parse_dict({version:?}) accepts invalid UTF-8: {}",
+                show(data)
+            ),
             (Ok(_), Some(_)) => {}
         }
         // The grammar, both directions.
         if let Some(text) = &text {
             match (&parsed, verdict(text)) {
-                (_, Verdict::Unknown) | (Ok(_), Verdict::Match { .. }) | (Err(_), Verdict::NoMatch) => {}
+                (_, Verdict::Unknown)
+                | (Ok(_), Verdict::Match { .. })
+                | (Err(_), Verdict::NoMatch) => {}
                 (Ok(_), Verdict::NoMatch) => {
                     panic!(
                         "parse_dict({version:?}) accepts what the grammar refuses: {}",
                         show(data)
                     )
                 }
-                (Err(e), Verdict::Match { nesting, long_suffix }) => {
-                    let explained = (e.kind() == ErrorKind::NestingTooDeep && nesting > MAX_NESTING)
-                        || (version == Version::V3_0 && long_suffix && e.kind() == ErrorKind::HeaderSyntax);
+                (
+                    Err(e),
+                    Verdict::Match {
+                        nesting,
+                        long_suffix,
+                    },
+                ) => {
+                    let explained = (e.kind() == ErrorKind::NestingTooDeep
+                        && nesting > MAX_NESTING)
+                        || (version == Version::V3_0
+                            && long_suffix
+                            && e.kind() == ErrorKind::HeaderSyntax);
                     assert!(
                         explained,
                         "parse_dict({version:?}) refuses a sentence of the grammar: {e} ({:?}); input {}",
@@ -184,7 +208,12 @@ pub fn run(data: &[u8]) {
 /// The canonical rendering of an accepted dict parses back to the same dict.
 fn check_rendering(dict: &Dict, version: Version, data: &[u8]) {
     let canon = dict.to_string();
-    let ctx = || format!("dict from {version:?} input {}, rendered {canon:?}", show(data));
+    let ctx = || {
+        format!(
+            "dict from {version:?} input {}, rendered {canon:?}",
+            show(data)
+        )
+    };
     assert!(
         !matches!(recognize(&canon), Verdict::NoMatch),
         "the grammar refuses the rendering; {}",
@@ -199,12 +228,21 @@ fn check_rendering(dict: &Dict, version: Version, data: &[u8]) {
         "the rendering parses (3.0) to another dict; {}",
         ctx()
     );
-    assert_eq!(again.to_string(), canon, "rendering is not a fixpoint; {}", ctx());
+    assert_eq!(
+        again.to_string(),
+        canon,
+        "rendering is not a fixpoint; {}",
+        ctx()
+    );
     // Versions 1.0 and 2.0 read it too when it is latin-1 encodable.
     if version != Version::V3_0 {
         if let Some(bytes) = to_latin1(&canon) {
-            let again = parse_dict(&bytes, version)
-                .unwrap_or_else(|e| panic!("the latin-1 rendering does not parse ({version:?}): {e}; {}", ctx()));
+            let again = parse_dict(&bytes, version).unwrap_or_else(|e| {
+                panic!(
+                    "the latin-1 rendering does not parse ({version:?}): {e}; {}",
+                    ctx()
+                )
+            });
             assert_eq!(
                 entries(&again),
                 entries(dict),
@@ -224,7 +262,10 @@ fn check_header(data: &[u8], version: Version, dict_ok: bool) {
     if version == Version::V1_0 && header_len > u32::from(u16::MAX) {
         return;
     }
-    let preamble = Preamble { version, header_len };
+    let preamble = Preamble {
+        version,
+        header_len,
+    };
     let lax = Header::parse(preamble, data, &ReadOptions::default());
     let strict = Header::parse(preamble, data, &ReadOptions::default().numpy_strict(true));
     let ctx = || format!("{version:?} input {}", show(data));
@@ -246,8 +287,16 @@ fn check_header(data: &[u8], version: Version, dict_ok: bool) {
     }
     if let Ok(s) = &strict {
         match &lax {
-            Ok(l) => assert_eq!(s, l, "numpy-strict and default modes give different headers; {}", ctx()),
-            Err(e) => panic!("numpy-strict accepts what the default mode refuses ({e}); {}", ctx()),
+            Ok(l) => assert_eq!(
+                s,
+                l,
+                "numpy-strict and default modes give different headers; {}",
+                ctx()
+            ),
+            Err(e) => panic!(
+                "numpy-strict accepts what the default mode refuses ({e}); {}",
+                ctx()
+            ),
         }
     }
     if let Ok(h) = &lax {
@@ -262,8 +311,9 @@ fn check_header(data: &[u8], version: Version, dict_ok: bool) {
             version: Version::V3_0,
             header_len: text.len() as u32,
         };
-        let back = Header::parse(p, text.as_bytes(), &ReadOptions::default())
-            .unwrap_or_else(|e| panic!("to_dict_text {text:?} does not parse back: {e}; {}", ctx()));
+        let back = Header::parse(p, text.as_bytes(), &ReadOptions::default()).unwrap_or_else(|e| {
+            panic!("to_dict_text {text:?} does not parse back: {e}; {}", ctx())
+        });
         assert_eq!(
             (back.dtype(), back.fortran_order(), back.shape()),
             (h.dtype(), h.fortran_order(), h.shape()),

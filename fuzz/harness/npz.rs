@@ -141,9 +141,13 @@ fn raw(bytes: &[u8]) {
 
     // read_npz_bytes: the arrays, or the first error.
     let all = read_npz_bytes(bytes, &opts);
-    let first_error = iterated.iter().find(|(_, o)| matches!(o, Outcome::Error { .. }));
+    let first_error = iterated
+        .iter()
+        .find(|(_, o)| matches!(o, Outcome::Error { .. }));
     match (&all, first_error) {
-        (Err(e), Some((_, want))) => assert_same("arrays()", want, "read_npz_bytes", &error_outcome(e)),
+        (Err(e), Some((_, want))) => {
+            assert_same("arrays()", want, "read_npz_bytes", &error_outcome(e))
+        }
         (Ok(list), None) => {
             assert_eq!(list.len(), iterated.len(), "read_npz_bytes array count");
             for ((n, a), (name, want)) in list.iter().zip(&iterated) {
@@ -152,7 +156,9 @@ fn raw(bytes: &[u8]) {
             }
         }
         (Err(e), None) => panic!("read_npz_bytes fails ({e}) where arrays() reads every array"),
-        (Ok(_), Some((_, want))) => panic!("read_npz_bytes succeeds where arrays() fails: {want:?}"),
+        (Ok(_), Some((_, want))) => {
+            panic!("read_npz_bytes succeeds where arrays() fails: {want:?}")
+        }
     }
 
     // Headers and verification of every member (no panic; sizes as declared).
@@ -185,16 +191,22 @@ fn array(u: &mut Unstructured<'_>) -> AResult<Array> {
     let dtype = common::dtype(u)?;
     let shape = common::shape(u, dtype.itemsize(), MAX_PAYLOAD)?;
     let fortran = u.arbitrary::<bool>()?;
-    let header = Header::new(dtype.clone(), shape.clone(), fortran)
-        .unwrap_or_else(|e| panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}"));
+    let header = Header::new(dtype.clone(), shape.clone(), fortran).unwrap_or_else(|e| {
+        panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}")
+    });
     let values = common::array_data(u, &dtype, header.element_count())?;
-    Ok(Array::new(header, values).unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}")))
+    Ok(Array::new(header, values)
+        .unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}")))
 }
 
 fn structured(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(compressed) = u.arbitrary::<bool>() else { return };
-    let Ok(n) = u.int_in_range(0..=MAX_ARRAYS) else { return };
+    let Ok(compressed) = u.arbitrary::<bool>() else {
+        return;
+    };
+    let Ok(n) = u.int_in_range(0..=MAX_ARRAYS) else {
+        return;
+    };
     let mut arrays = Vec::with_capacity(n);
     for i in 0..n {
         let (Ok(nm), Ok(a)) = (name(&mut u, i), array(&mut u)) else {
@@ -220,7 +232,9 @@ fn structured(data: &[u8]) {
     };
     let names_ok = {
         let mut seen = HashSet::new();
-        arrays.iter().all(|(n, _)| !n.contains('\0') && seen.insert(n.as_str()))
+        arrays
+            .iter()
+            .all(|(n, _)| !n.contains('\0') && seen.insert(n.as_str()))
     };
     let mut bytes = match written {
         Ok(c) => {
@@ -255,13 +269,22 @@ fn read_back(bytes: &[u8], arrays: &[(String, Array)], compressed: bool) {
     let ctx = || format!("names {names:?}, compressed {compressed}");
     let mut archive = NpzArchive::new(Cursor::new(bytes), &opts)
         .unwrap_or_else(|e| panic!("the reader refuses savez's archive: {e}; {}", ctx()));
-    let want_method = if compressed { Compression::Deflated } else { Compression::Stored };
+    let want_method = if compressed {
+        Compression::Deflated
+    } else {
+        Compression::Stored
+    };
     let members = archive.members();
     assert_eq!(members.len(), arrays.len(), "member count; {}", ctx());
     for (m, (n, _)) in members.iter().zip(arrays) {
         assert_eq!(m.name(), format!("{n}.npy"), "member name; {}", ctx());
         assert_eq!(m.array_name(), Some(n.as_str()), "array name; {}", ctx());
-        assert_eq!(m.compression(), want_method, "compression of {n:?}; {}", ctx());
+        assert_eq!(
+            m.compression(),
+            want_method,
+            "compression of {n:?}; {}",
+            ctx()
+        );
     }
     let sizes: Vec<u64> = members.iter().map(|m| m.size()).collect();
 

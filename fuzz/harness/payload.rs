@@ -42,7 +42,10 @@ fn decode(header: &Header, payload: &[u8], sizes: &[usize]) -> Decoded {
     let mut used = 0usize;
     let mut step = 0usize;
     loop {
-        let want = sizes.get(step % sizes.len().max(1)).copied().unwrap_or(usize::MAX);
+        let want = sizes
+            .get(step % sizes.len().max(1))
+            .copied()
+            .unwrap_or(usize::MAX);
         step += 1;
         // An empty chunk is a no-op; make progress on the next step.
         let n = if want == 0 && step % 2 == 1 {
@@ -53,7 +56,11 @@ fn decode(header: &Header, payload: &[u8], sizes: &[usize]) -> Decoded {
         let (chunk, tail) = rest.split_at(n);
         match dec.feed(chunk) {
             Ok(k) => {
-                assert!(k <= chunk.len(), "feed used {k} of a {}-byte chunk", chunk.len());
+                assert!(
+                    k <= chunk.len(),
+                    "feed used {k} of a {}-byte chunk",
+                    chunk.len()
+                );
                 if k < chunk.len() {
                     assert!(
                         dec.is_complete(),
@@ -71,8 +78,15 @@ fn decode(header: &Header, payload: &[u8], sizes: &[usize]) -> Decoded {
                 }
             }
         }
-        assert_eq!(dec.offset(), used as u64, "decoder offset differs from the bytes used");
-        assert_eq!(dec.remaining(), header.payload_len() - used.min(header.payload_len()));
+        assert_eq!(
+            dec.offset(),
+            used as u64,
+            "decoder offset differs from the bytes used"
+        );
+        assert_eq!(
+            dec.remaining(),
+            header.payload_len() - used.min(header.payload_len())
+        );
         rest = tail;
         if rest.is_empty() {
             break;
@@ -104,17 +118,24 @@ fn sanitize_utf32(bytes: &mut [u8], e: Endian) {
 
 pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(dtype) = common::dtype(&mut u) else { return };
+    let Ok(dtype) = common::dtype(&mut u) else {
+        return;
+    };
     let Ok(shape) = common::shape(&mut u, dtype.itemsize(), MAX_PAYLOAD) else {
         return;
     };
-    let Ok(fortran) = u.arbitrary::<bool>() else { return };
-    let Ok(mode) = u.arbitrary::<u8>() else { return };
+    let Ok(fortran) = u.arbitrary::<bool>() else {
+        return;
+    };
+    let Ok(mode) = u.arbitrary::<u8>() else {
+        return;
+    };
     let Ok(size_bytes) = u.arbitrary::<Vec<u8>>() else {
         return;
     };
-    let header = Header::new(dtype.clone(), shape.clone(), fortran)
-        .unwrap_or_else(|e| panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}"));
+    let header = Header::new(dtype.clone(), shape.clone(), fortran).unwrap_or_else(|e| {
+        panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}")
+    });
     let len = header.payload_len();
     let mut payload = u.take_rest().to_vec();
     if mode % 4 != 0 {
@@ -143,8 +164,18 @@ pub fn run(data: &[u8]) {
     let whole = decode(&header, &payload, &[usize::MAX]);
     let bytewise = decode(&header, &payload, &[1]);
     let chunked = decode(&header, &payload, &sizes);
-    assert_same("whole", &whole.outcome, "one byte per feed", &bytewise.outcome);
-    assert_same("whole", &whole.outcome, &format!("chunks {sizes:?}"), &chunked.outcome);
+    assert_same(
+        "whole",
+        &whole.outcome,
+        "one byte per feed",
+        &bytewise.outcome,
+    );
+    assert_same(
+        "whole",
+        &whole.outcome,
+        &format!("chunks {sizes:?}"),
+        &chunked.outcome,
+    );
     if let Outcome::Array { .. } = whole.outcome {
         let expect_used = payload.len().min(len);
         for (what, d) in [

@@ -70,11 +70,18 @@ pub fn run(data: &[u8]) {
                 assert_eq!(h.version(), p.version);
                 let text = &data[p.len()..end as usize];
                 let again = Header::parse(p, text, &opts);
-                common::assert_same_header("Header::from_bytes", &from_bytes, "Header::parse", &again);
+                common::assert_same_header(
+                    "Header::from_bytes",
+                    &from_bytes,
+                    "Header::parse",
+                    &again,
+                );
             }
         }
         Ok(None) => {
-            let e = from_bytes.as_ref().expect_err("a header from an incomplete preamble");
+            let e = from_bytes
+                .as_ref()
+                .expect_err("a header from an incomplete preamble");
             assert_eq!(
                 e.kind(),
                 ErrorKind::Truncated,
@@ -83,7 +90,9 @@ pub fn run(data: &[u8]) {
             );
         }
         Err(pe) => {
-            let e = from_bytes.as_ref().expect_err("a header despite a bad preamble");
+            let e = from_bytes
+                .as_ref()
+                .expect_err("a header despite a bad preamble");
             assert_eq!(
                 (e.kind(), e.offset()),
                 (pe.kind(), pe.offset()),
@@ -97,7 +106,12 @@ pub fn run(data: &[u8]) {
     let streamed = read_header(Cursor::new(data), &opts);
     common::assert_same_header("Header::from_bytes", &from_bytes, "read_header", &streamed);
     let trickled = read_header(OneByte(Cursor::new(data)), &opts);
-    common::assert_same_header("read_header", &streamed, "read_header (1 byte per read)", &trickled);
+    common::assert_same_header(
+        "read_header",
+        &streamed,
+        "read_header (1 byte per read)",
+        &trickled,
+    );
 
     // A longer cap accepts whatever the short one accepts.
     if let Ok(h) = &from_bytes {

@@ -22,7 +22,9 @@ use std::io::Cursor;
 
 use arbitrary::Unstructured;
 use npyguard::write::{choose_version, header_bytes, to_writer_with_version};
-use npyguard::{read_bytes, read_from, Array, Dtype, Element, ErrorKind, Header, NpyArray, ReadOptions, Version};
+use npyguard::{
+    read_bytes, read_from, Array, Dtype, Element, ErrorKind, Header, NpyArray, ReadOptions, Version,
+};
 
 #[path = "common.rs"]
 mod common;
@@ -34,33 +36,48 @@ const MAX_PAYLOAD: usize = 8 * 1024;
 
 pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(dtype) = common::dtype(&mut u) else { return };
+    let Ok(dtype) = common::dtype(&mut u) else {
+        return;
+    };
     let Ok(shape) = common::shape(&mut u, dtype.itemsize(), MAX_PAYLOAD) else {
         return;
     };
-    let Ok(fortran) = u.arbitrary::<bool>() else { return };
-    let header = Header::new(dtype.clone(), shape.clone(), fortran)
-        .unwrap_or_else(|e| panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}"));
+    let Ok(fortran) = u.arbitrary::<bool>() else {
+        return;
+    };
+    let header = Header::new(dtype.clone(), shape.clone(), fortran).unwrap_or_else(|e| {
+        panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}")
+    });
     let Ok(values) = common::array_data(&mut u, &dtype, header.element_count()) else {
         return;
     };
-    let array = Array::new(header.clone(), values).unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}"));
+    let array = Array::new(header.clone(), values)
+        .unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}"));
     let bytes = saved(&array);
     let ctx = || format!("{dtype:?}, shape {shape:?}, fortran {fortran}");
 
     // Layout of the file.
     let head = header_bytes(&header);
     assert_eq!(head.len() % 64, 0, "payload not aligned to 64; {}", ctx());
-    assert_eq!(bytes.len(), head.len() + header.payload_len(), "file size; {}", ctx());
+    assert_eq!(
+        bytes.len(),
+        head.len() + header.payload_len(),
+        "file size; {}",
+        ctx()
+    );
 
     // Read back.
     let opts = ReadOptions::default();
-    let back =
-        read_bytes(&bytes, &opts).unwrap_or_else(|e| panic!("the reader refuses the writer's output: {e}; {}", ctx()));
+    let back = read_bytes(&bytes, &opts)
+        .unwrap_or_else(|e| panic!("the reader refuses the writer's output: {e}; {}", ctx()));
     assert_eq!(back.dtype(), &dtype, "dtype changed; {}", ctx());
     assert_eq!(back.shape(), &shape[..], "shape changed; {}", ctx());
     assert_eq!(back.fortran_order(), fortran, "order changed; {}", ctx());
-    assert!(back.header().extra().is_empty(), "extra keys appeared; {}", ctx());
+    assert!(
+        back.header().extra().is_empty(),
+        "extra keys appeared; {}",
+        ctx()
+    );
     assert_eq!(back.header().payload_offset(), head.len() as u64);
     assert_eq!(
         back.header().version(),
@@ -82,8 +99,12 @@ pub fn run(data: &[u8]) {
         let mut out = Vec::new();
         match to_writer_with_version(&mut out, &array, version) {
             Ok(()) => {
-                let r = read_bytes(&out, &opts)
-                    .unwrap_or_else(|e| panic!("version {version} output does not read back: {e}; {}", ctx()));
+                let r = read_bytes(&out, &opts).unwrap_or_else(|e| {
+                    panic!(
+                        "version {version} output does not read back: {e}; {}",
+                        ctx()
+                    )
+                });
                 assert_eq!(r.header().version(), version);
                 assert_same(
                     "written array",
@@ -139,7 +160,12 @@ fn reorder(array: &Array, original: &common::Outcome) {
     for a in [&c, &f] {
         let back = read_bytes(&saved(a), &ReadOptions::default())
             .unwrap_or_else(|e| panic!("a reordered array does not read back: {e}"));
-        assert_same("reordered", &outcome(&Ok(a.clone())), "read back", &outcome(&Ok(back)));
+        assert_same(
+            "reordered",
+            &outcome(&Ok(a.clone())),
+            "read back",
+            &outcome(&Ok(back)),
+        );
     }
 }
 
@@ -164,13 +190,15 @@ fn typed(array: &Array, bytes: &[u8]) {
             array.dtype()
         );
         let opts = ReadOptions::default();
-        let r = NpyArray::<T>::read_bytes(bytes, &opts).unwrap_or_else(|e| panic!("NpyArray::read_bytes: {e}"));
+        let r = NpyArray::<T>::read_bytes(bytes, &opts)
+            .unwrap_or_else(|e| panic!("NpyArray::read_bytes: {e}"));
         assert!(
             saved(&r.to_array()) == bytes,
             "NpyArray::read_bytes reads other values ({:?})",
             array.dtype()
         );
-        let s = NpyArray::<T>::read(Cursor::new(bytes), &opts).unwrap_or_else(|e| panic!("NpyArray::read: {e}"));
+        let s = NpyArray::<T>::read(Cursor::new(bytes), &opts)
+            .unwrap_or_else(|e| panic!("NpyArray::read: {e}"));
         assert!(
             saved(&s.to_array()) == bytes,
             "NpyArray::read reads other values ({:?})",
@@ -200,7 +228,10 @@ fn typed(array: &Array, bytes: &[u8]) {
             }
         }
         if !shape.is_empty() {
-            assert!(t.get(&shape).is_none(), "get({shape:?}) (out of bounds) is Some");
+            assert!(
+                t.get(&shape).is_none(),
+                "get({shape:?}) (out of bounds) is Some"
+            );
         }
     }
     match array.dtype() {
@@ -217,8 +248,8 @@ fn typed(array: &Array, bytes: &[u8]) {
         Dtype::F64(_) => check::<f64>(array, bytes),
         _ => {
             // No element type: the typed reader must say so.
-            let e =
-                NpyArray::<u8>::read_bytes(bytes, &ReadOptions::default()).expect_err("typed read of a non-u1 array");
+            let e = NpyArray::<u8>::read_bytes(bytes, &ReadOptions::default())
+                .expect_err("typed read of a non-u1 array");
             assert_eq!(e.kind(), ErrorKind::TypeMismatch, "{e}");
         }
     }
@@ -226,7 +257,9 @@ fn typed(array: &Array, bytes: &[u8]) {
 
 /// Each field of a record array holds exactly the field's bytes of every record.
 fn fields(array: &Array) {
-    let Dtype::Record(rec) = array.dtype() else { return };
+    let Dtype::Record(rec) = array.dtype() else {
+        return;
+    };
     let c = array.to_c_order();
     let raw = match c.data() {
         npyguard::ArrayData::Record(v) => v.clone(),
@@ -238,7 +271,9 @@ fn fields(array: &Array) {
         let got = match array.field(&f.name) {
             Ok(g) => g,
             // Invalid UTF-32 inside the record's raw bytes.
-            Err(e) if e.kind() == ErrorKind::BadPayload && common::holds_unicode(&f.dtype) => continue,
+            Err(e) if e.kind() == ErrorKind::BadPayload && common::holds_unicode(&f.dtype) => {
+                continue
+            }
             // The field's array cannot be sized although the record array can: a zero
             // subarray dimension makes the record small (even 0 bytes) while the field's
             // own item size times the other dimensions overflows (NumPy's rule counts
