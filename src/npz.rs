@@ -909,6 +909,16 @@ fn zip64_field<'a>(fields: &[(u16, &'a [u8])], offset: u64) -> Result<Option<&'a
 }
 
 /// Takes the next u64 of a zip64 field for a saturated 32-bit value.
+/// A 32-bit size or offset, or, when it is saturated (0xFFFFFFFF), the next value of the
+/// zip64 extra field (APPNOTE 4.5.3: only saturated values are there, in order).
+fn widen32(value: u32, z64: &mut &[u8], offset: u64, what: &str) -> Result<u64> {
+    if value == SAT32 {
+        take_u64(z64, offset, what)
+    } else {
+        Ok(u64::from(value))
+    }
+}
+
 fn take_u64(data: &mut &[u8], offset: u64, what: &str) -> Result<u64> {
     let Some((v, rest)) = data.split_first_chunk::<8>() else {
         return Err(
@@ -954,21 +964,9 @@ fn read_central<R: Read + Seek>(r: &mut R, end: &EndRecord) -> Result<Vec<Centra
         let fields = extra_fields(&extra, at)?;
         let mut z64 = zip64_field(&fields, at)?.unwrap_or_default();
         // Per APPNOTE 4.5.3 (and Python's zipfile): only saturated values are in the zip64 field, in this order.
-        let size = if usize_ == SAT32 {
-            take_u64(&mut z64, at, "uncompressed size")?
-        } else {
-            u64::from(usize_)
-        };
-        let compressed_size = if csize == SAT32 {
-            take_u64(&mut z64, at, "compressed size")?
-        } else {
-            u64::from(csize)
-        };
-        let header_start = if local == SAT32 {
-            take_u64(&mut z64, at, "local header offset")?
-        } else {
-            u64::from(local)
-        };
+        let size = widen32(usize_, &mut z64, at, "uncompressed size")?;
+        let compressed_size = widen32(csize, &mut z64, at, "compressed size")?;
+        let header_start = widen32(local, &mut z64, at, "local header offset")?;
         let disk = if disk == SAT16 {
             let Some((d, _)) = z64.split_first_chunk::<4>() else {
                 return Err(
@@ -1206,16 +1204,8 @@ fn check_local<R: Read + Seek>(r: &mut R, c: &Central, fixed: &[u8; LOCAL_LEN]) 
     if flags & FLAG_DESCRIPTOR == 0 {
         let fields = extra_fields(&extra, at)?;
         let mut z64 = zip64_field(&fields, at)?.unwrap_or_default();
-        let size = if usize_ == SAT32 {
-            take_u64(&mut z64, at, "uncompressed size")?
-        } else {
-            u64::from(usize_)
-        };
-        let compressed = if csize == SAT32 {
-            take_u64(&mut z64, at, "compressed size")?
-        } else {
-            u64::from(csize)
-        };
+        let size = widen32(usize_, &mut z64, at, "uncompressed size")?;
+        let compressed = widen32(csize, &mut z64, at, "compressed size")?;
         if (crc32, compressed, size) != (c.crc32, c.compressed_size, c.size) {
             return Err(mismatch(
                 "CRC and sizes",
