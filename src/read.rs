@@ -288,18 +288,16 @@ fn read_header_from<R: Read>(r: &mut R, opts: &ReadOptions, consumed: &mut u64) 
         }
     };
     preamble.check_header_cap(opts.max_header_bytes)?;
-    // Bytes read past the preamble (a 1.0 preamble is 10 bytes; we may have read 12).
-    let extra = pre.get(preamble.len()..have).unwrap_or_default();
+    // The preamble loop reads exactly the preamble (10 bytes, then 2 more only for 2.0/3.0),
+    // so the header starts at the next byte. Its buffer grows only as bytes arrive.
     let header_len = preamble.header_len as usize;
     let mut text = Vec::with_capacity(header_len.min(CHUNK));
-    text.extend_from_slice(extra.get(..header_len.min(extra.len())).unwrap_or_default());
-    let need = header_len.saturating_sub(text.len());
     let got = r
-        .take(need as u64)
+        .take(header_len as u64)
         .read_to_end(&mut text)
         .map_err(|e| Error::io(preamble.header_offset(), e))?;
     *consumed = preamble.header_offset().saturating_add(text.len() as u64);
-    if got < need {
+    if got < header_len {
         return Err(Error::new(
             ErrorKind::Truncated,
             *consumed,
@@ -309,15 +307,6 @@ fn read_header_from<R: Read>(r: &mut R, opts: &ReadOptions, consumed: &mut u64) 
             ),
         )
         .found("end of input"));
-    }
-    if extra.len() > header_len {
-        // A header shorter than the 2 bytes we over-read: those bytes belong to the payload.
-        // Only possible for 1.0 with header_len < 2, which no valid header has.
-        return Err(Error::new(
-            ErrorKind::HeaderSyntax,
-            preamble.header_offset(),
-            "a header dict",
-        ));
     }
     Header::parse(preamble, &text, opts)
 }

@@ -128,26 +128,10 @@ pub fn to_writer_with_version<W: Write>(w: W, array: &Array, version: Version) -
     )
 }
 
-fn write_with_header<W: Write>(mut w: W, array: &Array, head: Vec<u8>) -> Result<()> {
-    w.write_all(&head).map_err(|e| Error::io(0, e))?;
-    let e = array.dtype().endian().unwrap_or(crate::Endian::Little);
-    let per = units_per_element(array.dtype()).max(1);
-    let itemsize = array.dtype().itemsize().max(1);
-    let units = WRITE_CHUNK
-        .checked_div(itemsize)
-        .unwrap_or(1)
-        .max(1)
-        .saturating_mul(per);
-    let mut written = head.len() as u64;
-    array
-        .data()
-        .encode_chunks(e, units, |chunk| {
-            w.write_all(chunk)?;
-            written = written.saturating_add(chunk.len() as u64);
-            Ok(())
-        })
-        .map_err(|err| Error::io(written, err))?;
-    w.flush().map_err(|err| Error::io(written, err))
+fn write_with_header<W: Write>(w: W, array: &Array, head: Vec<u8>) -> Result<()> {
+    let mut s = StreamWriter::with_head(w, array.header().clone(), &head)?;
+    s.write_data(array.data())?;
+    s.finish().map(|_| ())
 }
 
 /// The bytes `np.save` would write for `array`.
@@ -213,9 +197,14 @@ pub struct StreamWriter<W: Write> {
 
 impl<W: Write> StreamWriter<W> {
     /// Writes the header for `header` and returns a writer expecting its payload.
-    pub fn new(mut inner: W, header: Header) -> Result<StreamWriter<W>> {
+    pub fn new(inner: W, header: Header) -> Result<StreamWriter<W>> {
         let head = header_bytes(&header);
-        inner.write_all(&head).map_err(|e| Error::io(0, e))?;
+        StreamWriter::with_head(inner, header, &head)
+    }
+
+    /// Writes `head` (preamble and padded header already rendered) and expects `header`'s payload.
+    fn with_head(mut inner: W, header: Header, head: &[u8]) -> Result<StreamWriter<W>> {
+        inner.write_all(head).map_err(|e| Error::io(0, e))?;
         Ok(StreamWriter {
             inner,
             header,
@@ -300,21 +289,39 @@ impl<W: Write> StreamWriter<W> {
 
     /// Writes raw payload bytes, already encoded in the header's byte order (whole elements or not).
     pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
-        self.buf.clear();
-        self.buf.extend_from_slice(bytes);
-        self.put(bytes.len())
+        let total = self.check_room(bytes.len())?;
+        Self::put_slice(
+            &mut self.inner,
+            &mut self.written,
+            &mut self.offset,
+            total,
+            bytes,
+        )
     }
 
-    /// Writes dynamic data (any dtype, including strings and records) in memory order.
+    /// Writes dynamic data (any dtype, including strings and records) in memory order,
+    /// encoded about 1 MiB at a time (never a second full-size buffer).
     pub fn write_data(&mut self, data: &ArrayData) -> Result<()> {
-        let e = self
-            .header
-            .dtype()
-            .endian()
-            .unwrap_or(crate::Endian::Little);
-        let mut encoded = Vec::new();
-        data.encode(e, &mut encoded);
-        self.write_raw(&encoded)
+        let dtype = self.header.dtype();
+        let e = dtype.endian().unwrap_or(crate::Endian::Little);
+        let per = units_per_element(dtype).max(1);
+        let units = WRITE_CHUNK
+            .checked_div(dtype.itemsize().max(1))
+            .unwrap_or(1)
+            .max(1)
+            .saturating_mul(per);
+        let mut failure = None;
+        let encoded = data.encode_chunks(e, units, |chunk| {
+            self.write_raw(chunk).map_err(|err| {
+                failure = Some(err);
+                std::io::Error::other("payload write failed")
+            })
+        });
+        match (encoded, failure) {
+            (_, Some(err)) => Err(err),
+            (Err(err), None) => Err(Error::io(self.offset, err)),
+            (Ok(()), None) => Ok(()),
+        }
     }
 
     /// Checks that the whole payload was written, flushes, and returns the inner writer.
