@@ -201,15 +201,6 @@ impl ArrayData {
         }
     }
 
-    /// Encodes the values in byte order `e` (the inverse of decoding), appending to `out`.
-    pub(crate) fn encode(&self, e: Endian, out: &mut Vec<u8>) {
-        // Appending to a Vec cannot fail.
-        let _ = self.encode_chunks(e, usize::MAX, |b| {
-            out.extend_from_slice(b);
-            Ok(())
-        });
-    }
-
     /// Encodes the values in byte order `e`, at most `units` stored units at a
     /// time, passing each encoded chunk to `f` (so a writer needs only a bounded buffer).
     pub(crate) fn encode_chunks(
@@ -536,15 +527,16 @@ impl Array {
             )
             .found(self.dtype().typestr()));
         }
-        let e = self.dtype().endian().unwrap_or(Endian::Little);
-        let mut bytes = Vec::new();
-        self.data.encode(e, &mut bytes);
-        let mut data = Vec::with_capacity(self.len());
-        T::decode_into(&bytes, e, &mut data);
-        Ok(NpyArray {
-            header: self.header,
-            data,
-        })
+        let Array { header, data } = self;
+        match T::take_data(data) {
+            Ok(data) => Ok(NpyArray { header, data }),
+            // Unreachable for a consistent array (`Array::new` checks variant against dtype).
+            Err(_) => Err(Error::new(
+                ErrorKind::TypeMismatch,
+                0,
+                format!("data of {}", T::dtype(Endian::Little).typestr()),
+            )),
+        }
     }
 }
 
@@ -677,15 +669,21 @@ impl<T: Element> NpyArray<T> {
         self.data.get(flat)
     }
 
-    /// The untyped array (for writing or dynamic inspection).
+    /// The untyped array (for writing or dynamic inspection); copies the values once.
     pub fn to_array(&self) -> Array {
-        let e = self.header.dtype().endian().unwrap_or(Endian::Little);
-        let mut bytes = Vec::new();
-        T::encode_into(&self.data, e, &mut bytes);
-        let mut data = ArrayData::with_capacity(self.header.dtype(), self.data.len());
-        // Re-decoding our own encoding cannot fail (no U or record types are Elements).
-        let _ = data.push_bytes(self.header.dtype(), &bytes, 0);
-        Array::from_parts(self.header.clone(), data)
+        Array::from_parts(self.header.clone(), T::into_data(self.data.clone()))
+    }
+
+    /// The untyped array, moving the values (no copy for types whose
+    /// [`ArrayData`] variant holds them as they are: every type but `f16` and complex).
+    ///
+    /// ```
+    /// use npyguard::{ArrayData, NpyArray};
+    /// let a = NpyArray::from_vec(vec![1i32, 2, 3], vec![3]).unwrap();
+    /// assert_eq!(a.into_array().data(), &ArrayData::I32(vec![1, 2, 3]));
+    /// ```
+    pub fn into_array(self) -> Array {
+        Array::from_parts(self.header, T::into_data(self.data))
     }
 }
 

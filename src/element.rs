@@ -13,6 +13,7 @@
 //! assert_eq!(out, vec![0x0102, -1]);
 //! ```
 
+use crate::array::ArrayData;
 use crate::dtype::{Dtype, Endian};
 
 mod sealed {
@@ -54,10 +55,20 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
     /// Reverses the byte order of every value in place.
     #[doc(hidden)]
     fn swap_bytes_in_place(_values: &mut [Self]) {}
+
+    /// The values of `data` when it holds this type's variant (moved, not copied;
+    /// `f2` and complex values are converted in one pass), else `data` back.
+    #[doc(hidden)]
+    fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData>;
+
+    /// The values as the [`ArrayData`] variant of this type (moved, not copied, where
+    /// the representations agree).
+    #[doc(hidden)]
+    fn into_data(values: Vec<Self>) -> ArrayData;
 }
 
 macro_rules! numeric_element {
-    ($t:ty, $n:expr, $($variant:ident)|+) => {
+    ($t:ty, $n:expr, $data:ident, $($variant:ident)|+) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const SIZE: usize = $n;
@@ -99,19 +110,28 @@ macro_rules! numeric_element {
                     b
                 }));
             }
+            fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+                match data {
+                    ArrayData::$data(v) => Ok(v),
+                    other => Err(other),
+                }
+            }
+            fn into_data(values: Vec<Self>) -> ArrayData {
+                ArrayData::$data(values)
+            }
         }
     };
     (@first $e:ident, $v:ident $(| $rest:ident)*) => { Dtype::$v($e) };
 }
 
-numeric_element!(i16, 2, I16);
-numeric_element!(i32, 4, I32);
-numeric_element!(i64, 8, I64);
-numeric_element!(u16, 2, U16);
-numeric_element!(u32, 4, U32);
-numeric_element!(u64, 8, U64);
-numeric_element!(f32, 4, F32);
-numeric_element!(f64, 8, F64);
+numeric_element!(i16, 2, I16, I16);
+numeric_element!(i32, 4, I32, I32);
+numeric_element!(i64, 8, I64, I64);
+numeric_element!(u16, 2, U16, U16);
+numeric_element!(u32, 4, U32, U32);
+numeric_element!(u64, 8, U64, U64);
+numeric_element!(f32, 4, F32, F32);
+numeric_element!(f64, 8, F64, F64);
 
 macro_rules! byte_element {
     ($t:ty, $variant:ident, $from:expr, $to:expr) => {
@@ -129,6 +149,15 @@ macro_rules! byte_element {
             }
             fn encode_into(values: &[Self], _endian: Endian, out: &mut Vec<u8>) {
                 out.extend(values.iter().map($to));
+            }
+            fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+                match data {
+                    ArrayData::$variant(v) => Ok(v),
+                    other => Err(other),
+                }
+            }
+            fn into_data(values: Vec<Self>) -> ArrayData {
+                ArrayData::$variant(values)
             }
         }
     };
@@ -166,6 +195,15 @@ mod half_impl {
             let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
             u16::encode_into(&bits, endian, out);
         }
+        fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+            match data {
+                ArrayData::F16(v) => Ok(v.into_iter().map(f16::from_bits).collect()),
+                other => Err(other),
+            }
+        }
+        fn into_data(values: Vec<Self>) -> ArrayData {
+            ArrayData::F16(values.into_iter().map(f16::to_bits).collect())
+        }
     }
 }
 
@@ -200,6 +238,17 @@ mod complex_impl {
                 fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                     let parts: Vec<$f> = values.iter().flat_map(|c| [c.re, c.im]).collect();
                     <$f>::encode_into(&parts, endian, out);
+                }
+                fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+                    match data {
+                        ArrayData::$variant(v) => {
+                            Ok(v.into_iter().map(|[re, im]| Complex::new(re, im)).collect())
+                        }
+                        other => Err(other),
+                    }
+                }
+                fn into_data(values: Vec<Self>) -> ArrayData {
+                    ArrayData::$variant(values.into_iter().map(|c| [c.re, c.im]).collect())
                 }
             }
         };

@@ -10,6 +10,7 @@ use std::io::Cursor;
 
 use npyguard::literal::{Literal, Value};
 use npyguard::write::StreamWriter;
+use npyguard::Version;
 use npyguard::{
     layout, read_bytes, read_from, read_path, write, Array, ArrayData, DateUnit, Dtype, Endian,
     Error, ErrorKind, Field, Header, NpyArray, ReadOptions, Record, TimeUnit,
@@ -466,6 +467,21 @@ fn lossy_f64_view_covers_every_integer_kind() {
                 .unwrap()
                 .to_array(),
             vec![0.5, -2.0],
+        ),
+        (
+            NpyArray::from_vec(vec![0.1f64, -1e300], vec![2])
+                .unwrap()
+                .to_array(),
+            vec![0.1, -1e300],
+        ),
+        (
+            // f2 bit patterns: 1.0, -2.0, 65504 (the largest finite half).
+            Array::new(
+                Header::new(Dtype::F16(Endian::Big), vec![3], false).unwrap(),
+                ArrayData::F16(vec![0x3c00, 0xc000, 0x7bff]),
+            )
+            .unwrap(),
+            vec![1.0, -2.0, 65504.0],
         ),
     ];
     for (a, want) in cases {
@@ -1220,4 +1236,218 @@ fn versions_display_as_written_and_preambles_are_never_empty() {
         .unwrap()
         .unwrap();
     assert_eq!((p.len(), p.is_empty()), (12, false));
+}
+
+// ------------------------------- mutation testing, the rest of src/ ---
+
+#[test]
+fn typed_and_untyped_views_move_values_and_keep_the_header() {
+    // A big-endian Fortran-order i16 file: values stay native, order and byte order stay in the header.
+    let typed =
+        NpyArray::from_vec_with(vec![1i16, -2, 300, -400], vec![2, 2], true, Endian::Big).unwrap();
+    assert!(typed.fortran_order());
+    let file = write::to_vec(&typed.to_array()).unwrap();
+    let untyped = read_bytes(&file, &ReadOptions::default()).unwrap();
+    assert_eq!(untyped.data(), &ArrayData::I16(vec![1, -2, 300, -400]));
+    let back: NpyArray<i16> = untyped.clone().into_typed().unwrap();
+    assert_eq!(back.data(), &[1, -2, 300, -400]);
+    assert_eq!(back.shape(), &[2, 2]);
+    assert!(back.fortran_order());
+    assert_eq!(back.header().dtype(), &Dtype::I16(Endian::Big));
+    assert_eq!(back.to_c_order(), vec![1, 300, -2, -400]);
+    assert_eq!(back.to_array(), untyped);
+    assert_eq!(back.into_array(), untyped);
+    let c = NpyArray::from_vec(vec![1u8, 2], vec![2]).unwrap();
+    assert!(!c.fortran_order());
+    assert_eq!(c.into_array().data(), &ArrayData::U8(vec![1, 2]));
+    // Every element type moves through both directions unchanged.
+    fn both_ways<T: npyguard::Element>(v: Vec<T>) {
+        let n = v.len();
+        let a = NpyArray::from_vec(v.clone(), vec![n]).unwrap();
+        let typed: NpyArray<T> = a.into_array().into_typed().unwrap();
+        assert_eq!(typed.data(), v.as_slice());
+    }
+    both_ways(vec![true, false]);
+    both_ways(vec![-1i8, 2]);
+    both_ways(vec![i32::MIN, 3]);
+    both_ways(vec![i64::MAX, -3]);
+    both_ways(vec![u16::MAX, 4]);
+    both_ways(vec![u32::MAX, 5]);
+    both_ways(vec![u64::MAX, 6]);
+    both_ways(vec![0.25f32, -0.0]);
+    both_ways(vec![f64::MIN_POSITIVE, 7.5]);
+    let wrong = read_bytes(&file, &ReadOptions::default())
+        .unwrap()
+        .into_typed::<i32>()
+        .unwrap_err();
+    assert_eq!(wrong.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(wrong.found_text(), Some(">i2"));
+}
+
+#[test]
+fn fields_of_zero_size_records_are_empty_arrays() {
+    // A record whose only field is an empty subarray has item size 0; its field
+    // is an array of shape (n, 0) with no values (and no division by the item size).
+    let rec = Record {
+        fields: vec![Field {
+            name: "a".into(),
+            title: None,
+            dtype: Dtype::F64(Endian::Little),
+            shape: vec![0],
+            offset: 0,
+        }],
+        itemsize: 0,
+    };
+    let a = Array::new(
+        Header::new(Dtype::Record(rec), vec![3], false).unwrap(),
+        ArrayData::Record(vec![]),
+    )
+    .unwrap();
+    let f = a.field("a").unwrap();
+    assert_eq!(f.shape(), &[3, 0]);
+    assert_eq!(f.data(), &ArrayData::F64(vec![]));
+}
+
+#[test]
+fn error_kinds_display_as_their_names() {
+    for kind in [
+        ErrorKind::BadMagic,
+        ErrorKind::Truncated,
+        ErrorKind::Io,
+        ErrorKind::BadDescr,
+    ] {
+        assert_eq!(kind.to_string(), kind.name());
+        assert!(!kind.name().is_empty());
+    }
+    assert_eq!(ErrorKind::Truncated.to_string(), "truncated");
+}
+
+#[test]
+fn literal_type_names_and_hashes_follow_the_value() {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    type H = BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+    let names: Vec<&str> = [
+        Value::Str("x".into()),
+        Value::Int(npyguard::literal::Int::Small(1)),
+        Value::Bool(true),
+        Value::None,
+        Value::Tuple(vec![]),
+        Value::List(vec![]),
+    ]
+    .into_iter()
+    .map(|v| Literal::new(v).type_name())
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "a string",
+            "an integer",
+            "a boolean",
+            "None",
+            "a tuple",
+            "a list"
+        ]
+    );
+    let h = |l: &Literal| H::default().hash_one(l);
+    let one = Literal::new(Value::Int(npyguard::literal::Int::Small(1)));
+    let two = Literal::new(Value::Int(npyguard::literal::Int::Small(2)));
+    assert_ne!(h(&one), h(&two), "different values hash differently");
+    // The found text of a wrongly typed header value is its type name.
+    let err = Header::from_bytes(
+        &v1(
+            "{'descr': '<f8', 'fortran_order': False, 'shape': 'x', }",
+            &[],
+        ),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.found_text(), Some("a string"));
+}
+
+#[test]
+fn dicts_display_as_python_repr_with_separators() {
+    let d =
+        npyguard::literal::parse_dict(b"{'b': (2, 3), 'a': 'x', 'c': [True, None]}", Version::V1_0)
+            .unwrap();
+    assert_eq!(d.to_string(), "{'b': (2, 3), 'a': 'x', 'c': [True, None]}");
+    let one = npyguard::literal::parse_dict(b"{'k': 1}", Version::V1_0).unwrap();
+    assert_eq!(one.to_string(), "{'k': 1}");
+}
+
+#[test]
+fn a_path_under_the_size_limit_is_read() {
+    let file = f64_file(&[1.0, 2.0]);
+    let path = temp("under-limit.npy");
+    std::fs::write(&path, &file).unwrap();
+    let opts = ReadOptions::default().max_file_bytes(Some(file.len() as u64 + 1000));
+    let read = read_path(&path, &opts);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(read.unwrap().data(), &ArrayData::F64(vec![1.0, 2.0]));
+}
+
+/// Yields `data` in pieces, with an `Interrupted` error before each and a hard
+/// error after `fail_at` bytes.
+struct Flaky<'a> {
+    data: &'a [u8],
+    pos: usize,
+    fail_at: usize,
+    interrupt: bool,
+}
+
+impl std::io::Read for Flaky<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if self.pos >= self.fail_at {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let end = (self.pos + 7).min(self.fail_at).min(self.data.len());
+        let n = (end - self.pos).min(buf.len());
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn interrupted_reads_are_retried_and_hard_errors_reported_where_they_happen() {
+    let file = f64_file(&[1.0, 2.0, 3.0]);
+    let ok = read_from(
+        Flaky {
+            data: &file,
+            pos: 0,
+            fail_at: usize::MAX,
+            interrupt: false,
+        },
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(ok.data(), &ArrayData::F64(vec![1.0, 2.0, 3.0]));
+    for fail_at in [3, 20, file.len() - 4] {
+        let err = read_from(
+            Flaky {
+                data: &file,
+                pos: 0,
+                fail_at,
+                interrupt: false,
+            },
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Io, "fail at {fail_at}");
+        assert!(err.offset() <= fail_at as u64, "{err}");
+    }
+    let header = npyguard::read_header(
+        &mut Flaky {
+            data: &file,
+            pos: 0,
+            fail_at: 5,
+            interrupt: false,
+        },
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!((header.kind(), header.offset()), (ErrorKind::Io, 5));
 }

@@ -1048,3 +1048,24 @@ fn header_claiming_8_tib_is_refused_without_allocating() {
         assert!(t.elapsed() < Duration::from_secs(2));
     }
 }
+
+#[test]
+fn errors_inside_a_member_name_the_member() {
+    // A member whose .npy is cut short: the .npy reader's error, with the member named.
+    let a = npy(vec![1.0f64, 2.0, 3.0], vec![3]);
+    let cut = &a[..a.len() - 5];
+    for entry in [Entry::stored("cut.npy", cut), Entry::deflated("cut.npy", cut)] {
+        let zip = build(&[Entry::stored("ok.npy", &a), entry]);
+        let e = assert_kind(
+            read_all(&zip, &ReadOptions::default()),
+            ErrorKind::Truncated,
+        );
+        assert!(
+            e.expected().ends_with(" in npz member \"cut.npy\""),
+            "{}",
+            e.expected()
+        );
+        let e = open(&zip).unwrap().array("cut").unwrap_err();
+        assert!(e.expected().ends_with(" in npz member \"cut.npy\""), "{e}");
+    }
+}
