@@ -1451,3 +1451,52 @@ fn interrupted_reads_are_retried_and_hard_errors_reported_where_they_happen() {
     .unwrap_err();
     assert_eq!((header.kind(), header.offset()), (ErrorKind::Io, 5));
 }
+
+#[test]
+fn streams_longer_than_one_read_chunk_are_read_whole() {
+    // 600 000 bytes of payload: more than two of the stream reader's 256 KiB chunks,
+    // through a reader that is not a file (so no direct read).
+    let values: Vec<f64> = (0..75_000).map(|i| i as f64 * 0.5).collect();
+    let file = f64_file(&values);
+    let a = read_from(Cursor::new(&file), &ReadOptions::default()).unwrap();
+    assert_eq!(a.data(), &ArrayData::F64(values.clone()));
+    let typed = NpyArray::<f64>::read(Cursor::new(&file), &ReadOptions::default()).unwrap();
+    assert_eq!(typed.data(), values.as_slice());
+    // Cut inside the third chunk: truncated where the bytes end.
+    let cut = &file[..file.len() - 1000];
+    let e = read_from(Cursor::new(cut), &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (ErrorKind::Truncated, cut.len() as u64)
+    );
+}
+
+#[test]
+fn python_reprs_escape_only_what_python_escapes() {
+    use npyguard::repr::{is_printable, py_str};
+    assert_eq!(py_str("a b~"), "'a b~'");
+    assert!(is_printable(' ') && !is_printable('\u{1f}') && is_printable('\u{a1}'));
+    assert!(is_printable('\u{100}') && is_printable('\u{10000}'));
+    assert_eq!(
+        py_str("\u{1f}\u{ad}\u{2028}\u{e0001}"),
+        "'\\x1f\\xad\\u2028\\U000e0001'"
+    );
+}
+
+#[test]
+fn path_writers_write_files_that_read_back() {
+    let a = NpyArray::from_vec(vec![1u32, 2, 3, 4], vec![2, 2])
+        .unwrap()
+        .into_array();
+    let p1 = temp("to_path.npy");
+    let p2 = temp("to_path_v3.npy");
+    write::to_path(&p1, &a).unwrap();
+    write::to_path_with_version(&p2, &a, Version::V3_0).unwrap();
+    let (b1, b2) = (std::fs::read(&p1).unwrap(), std::fs::read(&p2).unwrap());
+    std::fs::remove_file(&p1).unwrap();
+    std::fs::remove_file(&p2).unwrap();
+    assert_eq!(b1, write::to_vec(&a).unwrap());
+    assert_eq!(&b2[6..8], &[3, 0]);
+    let back = read_bytes(&b2, &ReadOptions::default()).unwrap();
+    assert_eq!((back.shape(), back.data()), (a.shape(), a.data()));
+}

@@ -1054,7 +1054,10 @@ fn errors_inside_a_member_name_the_member() {
     // A member whose .npy is cut short: the .npy reader's error, with the member named.
     let a = npy(vec![1.0f64, 2.0, 3.0], vec![3]);
     let cut = &a[..a.len() - 5];
-    for entry in [Entry::stored("cut.npy", cut), Entry::deflated("cut.npy", cut)] {
+    for entry in [
+        Entry::stored("cut.npy", cut),
+        Entry::deflated("cut.npy", cut),
+    ] {
         let zip = build(&[Entry::stored("ok.npy", &a), entry]);
         let e = assert_kind(
             read_all(&zip, &ReadOptions::default()),
