@@ -1072,3 +1072,40 @@ fn errors_inside_a_member_name_the_member() {
         assert!(e.expected().ends_with(" in npz member \"cut.npy\""), "{e}");
     }
 }
+
+#[test]
+fn every_compared_flag_must_agree_between_local_and_central_headers() {
+    // Encryption, strong encryption, data descriptor and UTF-8 name flags: set in the
+    // local header only (bytes 6..8 of the first local header), each is a header mismatch.
+    let a = npy(vec![7u16; 4], vec![4]);
+    let zip = build(&[Entry::stored("a.npy", &a)]);
+    assert!(read_all(&zip, &ReadOptions::default()).is_ok());
+    for bit in [0x0001u16, 0x0008, 0x0040, 0x0800] {
+        let mut bad = zip.clone();
+        let flags = u16::from_le_bytes([bad[6], bad[7]]) | bit;
+        bad[6..8].copy_from_slice(&flags.to_le_bytes());
+        let e = assert_kind(
+            read_all(&bad, &ReadOptions::default()),
+            ErrorKind::ZipHeaderMismatch,
+        );
+        assert!(e.expected().contains("(flags)"), "{bit:#x}: {e}");
+    }
+    // A flag outside the compared set (bit 1, a deflate option) may differ.
+    let mut other = zip.clone();
+    other[6] |= 0x02;
+    assert!(read_all(&other, &ReadOptions::default()).is_ok());
+}
+
+#[test]
+fn members_report_their_compressed_sizes() {
+    let a = npy(vec![0u8; 1000], vec![1000]);
+    let stored = build(&[Entry::stored("s.npy", &a)]);
+    let deflated_entry = Entry::deflated("d.npy", &a);
+    let csize = deflated_entry.data.len() as u64;
+    let deflated = build(&[deflated_entry]);
+    let s = open(&stored).unwrap();
+    assert_eq!(s.members()[0].compressed_size(), a.len() as u64);
+    let d = open(&deflated).unwrap();
+    assert_eq!(d.members()[0].compressed_size(), csize);
+    assert!(csize < 100, "1000 zero bytes deflate to {csize}");
+}
