@@ -872,27 +872,103 @@ mod npz {
                 .len(),
             2
         );
-        for (what, bad) in [
+        // Each condition alone, on the agreeing archive: (what, byte offset from the zip64
+        // record, new little-endian value, the start of the expected text).
+        let e64_at = end(&z).0;
+        let loc = 56;
+        let end_rec = 56 + 20;
+        let patch = |at: usize, v: &[u8]| {
+            let mut b = ok.clone();
+            b[e64_at + at..e64_at + at + v.len()].copy_from_slice(v);
+            b
+        };
+        let cases: Vec<(&str, Vec<u8>, &str)> = vec![
             (
-                "two disks in the locator",
-                with_zip64(&z, entries, 0, 2, None),
+                "locator: two disks",
+                patch(loc + 16, &2u32.to_le_bytes()),
+                "a single-disk archive (zip64 locator)",
             ),
             (
-                "locator pointing at a local header",
-                with_zip64(&z, entries, 0, 1, Some(0)),
+                "locator: record on disk 1",
+                patch(loc + 4, &1u32.to_le_bytes()),
+                "a single-disk archive (zip64 locator)",
             ),
             (
-                "zip64 record on disk 1",
-                with_zip64(&z, entries, 1, 1, None),
+                "locator: pointing at a local header",
+                patch(loc + 8, &0u64.to_le_bytes()),
+                "a zip64 end record (PK\\x06\\x06)",
             ),
             (
-                "zip64 count disagreeing with the end record",
-                with_zip64(&z, entries + 1, 0, 1, None),
+                "record: bad signature",
+                patch(3, &[7]),
+                "a zip64 end record (PK\\x06\\x06)",
             ),
-        ] {
+            (
+                "record: size too long",
+                patch(4, &45u64.to_le_bytes()),
+                "a zip64 end record (PK\\x06\\x06)",
+            ),
+            (
+                "record: on disk 1",
+                patch(16, &1u32.to_le_bytes()),
+                "a single-disk archive (zip64 end record)",
+            ),
+            (
+                "record: directory on disk 1",
+                patch(20, &1u32.to_le_bytes()),
+                "a single-disk archive (zip64 end record)",
+            ),
+            (
+                "record: entries on disk != entries",
+                patch(24, &3u64.to_le_bytes()),
+                "a single-disk archive (zip64 end record)",
+            ),
+            (
+                "record: 3 entries where the end record has 2",
+                {
+                    let b = patch(24, &3u64.to_le_bytes());
+                    let mut b2 = b.clone();
+                    b2[e64_at + 32..e64_at + 40].copy_from_slice(&3u64.to_le_bytes());
+                    b2
+                },
+                "an end record agreeing with the zip64 end record",
+            ),
+            (
+                "record: directory size",
+                {
+                    let mut b = ok.clone();
+                    let v = u64::from_le_bytes(b[e64_at + 40..e64_at + 48].try_into().unwrap()) + 1;
+                    b[e64_at + 40..e64_at + 48].copy_from_slice(&v.to_le_bytes());
+                    b
+                },
+                "an end record agreeing with the zip64 end record",
+            ),
+            (
+                "record: directory offset",
+                {
+                    let mut b = ok.clone();
+                    let v = u64::from_le_bytes(b[e64_at + 48..e64_at + 56].try_into().unwrap()) + 1;
+                    b[e64_at + 48..e64_at + 56].copy_from_slice(&v.to_le_bytes());
+                    b
+                },
+                "an end record agreeing with the zip64 end record",
+            ),
+        ];
+        for (what, bad, expected) in cases {
             let e = open(&bad).map(|_| ()).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::ZipFormat, "{what}: {e}");
+            assert!(e.expected().starts_with(expected), "{what}: {e}");
         }
+        // Saturated end-record fields take their values from the zip64 record.
+        let mut saturated = ok.clone();
+        saturated[e64_at + end_rec + 8..e64_at + end_rec + 12].copy_from_slice(&[0xFF; 4]);
+        saturated[e64_at + end_rec + 12..e64_at + end_rec + 20].copy_from_slice(&[0xFF; 8]);
+        assert_eq!(
+            npz::read_npz_bytes(&saturated, &ReadOptions::default())
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     /// `z` with the first central-directory entry's extra fields replaced by `extra`
