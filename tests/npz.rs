@@ -1109,3 +1109,44 @@ fn members_report_their_compressed_sizes() {
     assert_eq!(d.members()[0].compressed_size(), csize);
     assert!(csize < 100, "1000 zero bytes deflate to {csize}");
 }
+
+#[test]
+fn path_writers_write_archives_that_read_back() {
+    let a = npyguard::NpyArray::from_vec(vec![1.5f32; 300], vec![300])
+        .unwrap()
+        .into_array();
+    let dir = std::env::temp_dir();
+    let stored = dir.join(format!("npyguard-npz-{}-stored.npz", std::process::id()));
+    let deflated = dir.join(format!("npyguard-npz-{}-deflated.npz", std::process::id()));
+    npz::savez_path(&stored, &[("a", &a)]).unwrap();
+    npz::savez_compressed_path(&deflated, &[("a", &a)]).unwrap();
+    let (s, d) = (
+        std::fs::read(&stored).unwrap(),
+        std::fs::read(&deflated).unwrap(),
+    );
+    std::fs::remove_file(&stored).unwrap();
+    std::fs::remove_file(&deflated).unwrap();
+    for (bytes, compression) in [(&s, Compression::Stored), (&d, Compression::Deflated)] {
+        let archive = open(bytes).unwrap();
+        assert_eq!(archive.members()[0].compression(), compression);
+        let all = read_all(bytes, &ReadOptions::default()).unwrap();
+        assert_eq!((all[0].0.as_str(), all[0].1.data()), ("a", a.data()));
+    }
+    assert!(d.len() < s.len() / 4, "300 equal floats deflate well");
+}
+
+#[test]
+fn array_names_may_be_as_long_as_a_zip_name_allows() {
+    // A zip name is at most 65 535 bytes; with ".npy" that leaves 65 531 for the array name.
+    let a = npyguard::NpyArray::from_vec(vec![1u8], vec![1])
+        .unwrap()
+        .into_array();
+    let longest = "n".repeat(65_531);
+    let z = npz::savez(Cursor::new(Vec::new()), &[(longest.as_str(), &a)])
+        .unwrap()
+        .into_inner();
+    assert_eq!(open(&z).unwrap().members()[0].name().len(), 65_535);
+    let too_long = "n".repeat(65_532);
+    let e = npz::savez(Cursor::new(Vec::new()), &[(too_long.as_str(), &a)]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+}
