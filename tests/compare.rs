@@ -1031,3 +1031,190 @@ proptest! {
         prop_assert!(!tight.is_equal() || loose.is_equal());
     }
 }
+
+// ------------------------------------------------ mutation-testing boundaries
+
+/// An array of one zero-filled element of `dtype`.
+fn one_of(dtype: Dtype) -> Array {
+    let header = Header::new(dtype.clone(), vec![1], false).unwrap();
+    let bytes = vec![0u8; dtype.itemsize()];
+    let mut file = npyguard::write::header_bytes(&header);
+    file.extend_from_slice(&bytes);
+    npyguard::read_bytes(&file, &npyguard::ReadOptions::default()).unwrap()
+}
+
+#[test]
+fn dtype_pairs_are_compared_or_refused_with_their_reason() {
+    let le = Endian::Little;
+    let unit = |unit| DateUnit { unit, multiple: 1 };
+    let rec = Dtype::Record(record(&[("x", Dtype::I32(le), vec![])]));
+    let cross = exact().cross_dtype(true);
+    // (a, b, reason with cross-dtype comparison allowed; None = compared)
+    let cases: Vec<(Dtype, Dtype, Option<&str>)> = vec![
+        (Dtype::I32(le), Dtype::F64(le), None),
+        (Dtype::C128(le), Dtype::F64(le), None),
+        (Dtype::Bytes(3), Dtype::Bytes(5), None),
+        (Dtype::Unicode(3, le), Dtype::Unicode(5, le), None),
+        (
+            Dtype::C128(le),
+            Dtype::I32(le),
+            Some("integers are not compared with complex numbers"),
+        ),
+        (
+            Dtype::I32(le),
+            Dtype::C64(le),
+            Some("integers are not compared with complex numbers"),
+        ),
+        (
+            Dtype::Bytes(3),
+            Dtype::I32(le),
+            Some("these kinds of values cannot be compared"),
+        ),
+        (
+            Dtype::Unicode(1, le),
+            Dtype::I32(le),
+            Some("these kinds of values cannot be compared"),
+        ),
+        (
+            Dtype::Void(4),
+            Dtype::Void(8),
+            Some("raw bytes of different widths"),
+        ),
+        (
+            rec.clone(),
+            Dtype::Void(4),
+            Some("a record and a non-record"),
+        ),
+        (Dtype::I32(le), rec, Some("a record and a non-record")),
+        (
+            Dtype::DateTime(unit(TimeUnit::Second), le),
+            Dtype::DateTime(unit(TimeUnit::Milli), le),
+            Some("different time units (convert to one unit first)"),
+        ),
+        (
+            Dtype::TimeDelta(unit(TimeUnit::Second), le),
+            Dtype::TimeDelta(unit(TimeUnit::Day), le),
+            Some("different time units (convert to one unit first)"),
+        ),
+        (
+            Dtype::DateTime(unit(TimeUnit::Second), le),
+            Dtype::TimeDelta(unit(TimeUnit::Second), le),
+            Some("a datetime and a timedelta"),
+        ),
+        (
+            Dtype::DateTime(unit(TimeUnit::Second), le),
+            Dtype::I64(le),
+            Some("these kinds of values cannot be compared"),
+        ),
+    ];
+    for (a, b, want) in cases {
+        let r = cmp(&one_of(a.clone()), &one_of(b.clone()), &cross);
+        let reason = r.incompatibilities().iter().find_map(|i| match i {
+            Incompatibility::Dtype { reason, .. } => Some(*reason),
+            _ => None,
+        });
+        assert_eq!(reason, want, "{a:?} vs {b:?}: {r}");
+        assert_eq!(r.is_equal(), want.is_none(), "{a:?} vs {b:?}: {r}");
+    }
+    // Without cross-dtype comparison, comparable kinds are refused until asked for.
+    let r = cmp(&one_of(Dtype::I32(le)), &one_of(Dtype::F64(le)), &exact());
+    assert!(matches!(
+        &r.incompatibilities()[0],
+        Incompatibility::Dtype { reason, .. } if reason.starts_with("different types")
+    ));
+}
+
+#[test]
+fn ulps_count_across_zero_in_every_float_width() {
+    // The smallest subnormals of each sign are two representable values apart (via ±0).
+    let r = cmp(
+        &vec1(&[-f32::from_bits(1)]),
+        &vec1(&[f32::from_bits(1)]),
+        &exact(),
+    );
+    assert_eq!(r.max_ulps(), Some(2), "{r}");
+    let r = cmp(
+        &vec1(&[-f64::from_bits(1)]),
+        &vec1(&[f64::from_bits(1)]),
+        &exact(),
+    );
+    assert_eq!(r.max_ulps(), Some(2), "{r}");
+    let f2 = |bits: u16| {
+        raw(
+            Dtype::F16(Endian::Little),
+            vec![1],
+            false,
+            ArrayData::F16(vec![bits]),
+        )
+    };
+    let r = cmp(&f2(0x8001), &f2(0x0001), &exact());
+    assert_eq!(r.max_ulps(), Some(2), "{r}");
+}
+
+#[test]
+fn reports_give_maxima_kinds_and_plural_forms() {
+    let r = cmp(&vec1(&[1.0f64, 4.0]), &vec1(&[1.5f64, 2.0]), &exact());
+    assert_eq!(r.max_abs_diff(), Some(2.0));
+    assert_eq!(r.max_rel_diff(), Some(1.0));
+    // One mismatch shown of one: singular, and no "... and 0 more".
+    let one = cmp(&vec1(&[1.0f64, 2.0]), &vec1(&[1.0f64, 3.0]), &exact());
+    let text = one.to_string();
+    assert!(
+        text.contains("first 1 mismatch (b is the reference):"),
+        "{text}"
+    );
+    assert!(!text.contains("more"), "{text}");
+    // Every mismatch shown: no "... and N more" either.
+    let two = cmp(&vec1(&[0.0f64, 0.0]), &vec1(&[1.0f64, 1.0]), &exact());
+    assert!(two.to_string().contains("first 2 mismatches"), "{two}");
+    assert!(!two.to_string().contains("more"), "{two}");
+    // Same dtype, different shapes: both shapes are named.
+    let shapes = cmp(
+        &arr(vec![1u8; 2], vec![2]),
+        &arr(vec![1u8; 2], vec![1, 2]),
+        &exact(),
+    );
+    assert!(
+        shapes
+            .to_string()
+            .starts_with("arrays differ: a |u1 (2,) vs b |u1 (1, 2)"),
+        "{shapes}"
+    );
+    let names: Vec<&str> = [
+        MismatchKind::Value,
+        MismatchKind::Nan,
+        MismatchKind::BothNan,
+        MismatchKind::Infinity,
+        MismatchKind::SignedZero,
+    ]
+    .iter()
+    .map(|k| k.name())
+    .collect();
+    assert_eq!(
+        names,
+        ["value", "nan", "both-nan", "infinity", "signed-zero"]
+    );
+}
+
+#[test]
+fn record_incompatibilities_name_their_field() {
+    let le = Endian::Little;
+    let mk = |ndt: Dtype| {
+        let rec = record(&[("x", Dtype::F64(le), vec![]), ("n", ndt.clone(), vec![])]);
+        let bytes = vec![0u8; rec.itemsize];
+        raw(Dtype::Record(rec), vec![1], false, ArrayData::Record(bytes))
+    };
+    let r = cmp(&mk(Dtype::I32(le)), &mk(Dtype::I16(le)), &exact());
+    let text = r.to_string();
+    assert!(
+        text.contains("\n  field \"n\": dtypes differ: a <i4 vs b <i2 (different types"),
+        "{text}"
+    );
+    let plain = cmp(&vec1(&[1i32]), &vec1(&[1i16]), &exact());
+    assert!(
+        plain
+            .to_string()
+            .contains("\n  dtypes differ: a <i4 vs b <i2"),
+        "{plain}"
+    );
+}
