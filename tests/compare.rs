@@ -1218,3 +1218,23 @@ fn record_incompatibilities_name_their_field() {
         "{plain}"
     );
 }
+
+#[test]
+fn every_integer_width_compares_by_value() {
+    fn check<T: Element>(a: [T; 3], b: [T; 3]) {
+        let r = cmp(&vec1(&a), &vec1(&b), &exact());
+        assert_eq!(r.mismatch_count(), 1, "{r}");
+        assert_eq!(r.mismatches()[0].index, vec![2], "{r}");
+        assert_eq!(r.mismatches()[0].abs_diff, Some(1.0), "{r}");
+        assert!(cmp(&vec1(&a), &vec1(&a), &exact()).is_equal());
+    }
+    check([true, false, false], [true, false, true]);
+    check([-1i8, 5, -128], [-1, 5, -127]);
+    check([1u8, 2, 255], [1, 2, 254]);
+    check([-1i16, 5, i16::MIN], [-1, 5, i16::MIN + 1]);
+    check([-1i32, 5, 7], [-1, 5, 8]);
+    check([-1i64, 5, 7], [-1, 5, 8]);
+    check([1u16, 2, u16::MAX], [1, 2, u16::MAX - 1]);
+    check([1u32, 2, u32::MAX], [1, 2, u32::MAX - 1]);
+    check([1u64, 2, 9], [1, 2, 10]);
+}
