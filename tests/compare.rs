@@ -1238,3 +1238,60 @@ fn every_integer_width_compares_by_value() {
     check([1u32, 2, u32::MAX], [1, 2, u32::MAX - 1]);
     check([1u64, 2, 9], [1, 2, 10]);
 }
+
+#[test]
+fn mixed_kind_pairs_and_nat_follow_their_own_rules() {
+    let cross = exact().cross_dtype(true);
+    // A float result against an integer reference: compared as numbers, with the difference.
+    let r = cmp(&vec1(&[1.5f64, 2.0]), &vec1(&[1i32, 2]), &cross);
+    assert_eq!(r.mismatch_count(), 1, "{r}");
+    assert_eq!(r.mismatches()[0].abs_diff, Some(0.5));
+    // A real result against a complex reference: the real part's imaginary part is 0.
+    assert!(cmp(&vec1(&[1.0f64]), &c128(vec![[1.0, 0.0]]), &cross).is_equal());
+    assert!(!cmp(&vec1(&[1.0f64]), &c128(vec![[1.0, 1.0]]), &cross).is_equal());
+    // Datetimes: NaT against a value is a NaN-kind mismatch; values differ by a count.
+    let unit = DateUnit {
+        unit: TimeUnit::Second,
+        multiple: 1,
+    };
+    let m8 = |v: Vec<i64>| {
+        let n = v.len();
+        raw(
+            Dtype::DateTime(unit, Endian::Little),
+            vec![n],
+            false,
+            ArrayData::DateTime(v),
+        )
+    };
+    let r = cmp(&m8(vec![i64::MIN, 5]), &m8(vec![3, 8]), &exact());
+    assert_eq!(r.mismatch_count(), 2, "{r}");
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::Nan);
+    assert_eq!(r.mismatches()[1].kind, MismatchKind::Value);
+    assert_eq!(r.mismatches()[1].abs_diff, Some(3.0));
+    let r = cmp(&m8(vec![3, i64::MIN]), &m8(vec![3, 8]), &exact());
+    assert_eq!(r.mismatches()[0].kind, MismatchKind::Nan, "NaT in b");
+    assert!(cmp(&m8(vec![i64::MIN]), &m8(vec![i64::MIN]), &exact()).is_equal());
+}
+
+#[test]
+fn an_f2_result_against_an_f4_reference_is_judged_in_f4() {
+    // |1.0 - (1 + 2^-23)| = 2^-23 in f4. An atol just below 2^-23 in f8 rounds to
+    // 2^-23 in f4, so NumPy (which computes this pair in float32) calls them close.
+    let f2 = raw(
+        Dtype::F16(Endian::Little),
+        vec![1],
+        false,
+        ArrayData::F16(vec![0x3c00]),
+    );
+    let b = vec1(&[1.0f32 + f32::EPSILON]);
+    let atol = f64::from(f32::EPSILON) * (1.0 - 1e-12);
+    let opts = CompareOptions::isclose(0.0, atol).cross_dtype(true);
+    assert!(cmp(&f2, &b, &opts).is_equal());
+    // The same pair as f8 values is not within that atol.
+    let r = cmp(
+        &vec1(&[1.0f64]),
+        &vec1(&[f64::from(1.0f32 + f32::EPSILON)]),
+        &opts,
+    );
+    assert!(!r.is_equal(), "{r}");
+}
