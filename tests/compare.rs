@@ -1295,3 +1295,23 @@ fn an_f2_result_against_an_f4_reference_is_judged_in_f4() {
     );
     assert!(!r.is_equal(), "{r}");
 }
+
+#[test]
+fn f4_pairs_outside_the_tolerance_are_not_close() {
+    let opts = CompareOptions::isclose(1e-3, 0.0);
+    let r = cmp(&vec1(&[1.0f32, 2.0]), &vec1(&[1.0005f32, 2.5]), &opts);
+    assert_eq!(r.mismatch_count(), 1, "{r}");
+    assert_eq!(r.mismatches()[0].index, vec![1]);
+    let h = |bits: Vec<u16>| {
+        let n = bits.len();
+        raw(
+            Dtype::F16(Endian::Little),
+            vec![n],
+            false,
+            ArrayData::F16(bits),
+        )
+    };
+    // f2 pairs: 1.0 vs 1.5 is outside 1e-3, 1.0 vs itself inside.
+    let r = cmp(&h(vec![0x3c00, 0x3c00]), &h(vec![0x3c00, 0x3e00]), &opts);
+    assert_eq!(r.mismatch_count(), 1, "{r}");
+}
