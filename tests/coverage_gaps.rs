@@ -631,7 +631,17 @@ fn f16_elements_read_and_write_in_both_byte_orders() {
         );
         // The dynamic reader agrees, as bits.
         let dynamic = read_bytes(&bytes, &ReadOptions::default()).unwrap();
-        assert_eq!(dynamic.data(), &ArrayData::F16(bits));
+        assert_eq!(dynamic.data(), &ArrayData::F16(bits.clone()));
+        // Moving between the two views keeps every bit pattern.
+        let typed: NpyArray<f16> = dynamic.into_typed().unwrap();
+        let moved: Vec<u16> = typed.data().iter().map(|v| v.to_bits()).collect();
+        assert_eq!(moved, bits);
+        // The streaming writer encodes f16 values itself.
+        let mut out = Vec::new();
+        let mut w = npyguard::write::StreamWriter::new(&mut out, typed.header().clone()).unwrap();
+        w.write_elements(typed.data()).unwrap();
+        w.finish().unwrap();
+        assert_eq!(out, bytes, "{endian:?}");
     }
     let f8 = f64_file(&[1.0]);
     assert_eq!(
