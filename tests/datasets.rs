@@ -1062,3 +1062,70 @@ fn time_nonzeros_20000_by_2000() {
         }
     }
 }
+
+// -------------------------------------------------- mutation-testing boundaries --
+
+#[test]
+fn dataset_sizes_names_and_batch_rows() {
+    let a = |n: usize, shape: Vec<usize>| {
+        npyguard::NpyArray::from_vec(vec![0f64; n], shape)
+            .unwrap()
+            .into_array()
+    };
+    let names: Vec<&str> = [Layout::Columns, Layout::RowLists, Layout::NonZeros]
+        .iter()
+        .map(|l| l.name())
+        .collect();
+    assert_eq!(names, ["columns", "rowlists", "nonzeros"]);
+    let ds = Dataset::new(a(12, vec![4, 3]), Layout::Columns).unwrap();
+    assert_eq!(ds.num_input_rows(), 4);
+    assert_eq!(ds.default_batch_rows(), arrow::DEFAULT_BATCH_ROWS);
+    // 2^20 f8 columns are 8 MiB a row: 8 rows make the 64 MiB target.
+    let wide = Dataset::new(a(2 << 20, vec![2, 1 << 20]), Layout::Columns).unwrap();
+    assert_eq!(wide.default_batch_rows(), 8);
+    assert_eq!(arrow::TARGET_BATCH_BYTES, 64 << 20);
+}
+
+#[test]
+fn every_arrow_time_unit_is_used() {
+    use npyguard::{DateUnit, TimeUnit as T};
+    for (unit, want) in [
+        (T::Second, TimeUnit::Second),
+        (T::Milli, TimeUnit::Millisecond),
+        (T::Micro, TimeUnit::Microsecond),
+        (T::Nano, TimeUnit::Nanosecond),
+    ] {
+        let dt = Dtype::DateTime(DateUnit { unit, multiple: 1 }, Endian::Little);
+        let a = Array::new(
+            Header::new(dt, vec![2, 1], false).unwrap(),
+            ArrayData::DateTime(vec![5, i64::MIN]),
+        )
+        .unwrap();
+        let b = arrow::columns(a).unwrap();
+        assert_eq!(
+            b.schema().field(0).data_type(),
+            &DataType::Timestamp(want, None)
+        );
+        assert!(b.column(0).is_null(1));
+    }
+}
+
+#[test]
+fn csv_of_an_empty_or_all_zero_dataset_is_its_header() {
+    let zeros = npyguard::NpyArray::from_vec(vec![0i32; 6], vec![3, 2])
+        .unwrap()
+        .into_array();
+    for (layout, header) in [(Layout::NonZeros, "row_no,col_no,val\n")] {
+        let ds = Dataset::new(zeros.clone(), layout).unwrap();
+        let mut csv = Vec::new();
+        arrow::write_csv(&ds, &mut csv, 1, |_| {}).unwrap();
+        assert_eq!(String::from_utf8(csv).unwrap(), header);
+    }
+    let some = npyguard::NpyArray::from_vec(vec![1i32, 0, 0, 2, 0, 0], vec![3, 2])
+        .unwrap()
+        .into_array();
+    let ds = Dataset::new(some, Layout::Columns).unwrap();
+    let mut csv = Vec::new();
+    arrow::write_csv(&ds, &mut csv, 1, |_| {}).unwrap();
+    assert_eq!(String::from_utf8(csv).unwrap(), "c1,c2\n1,0\n0,2\n0,0\n");
+}
