@@ -1315,3 +1315,117 @@ fn f4_pairs_outside_the_tolerance_are_not_close() {
     let r = cmp(&h(vec![0x3c00, 0x3c00]), &h(vec![0x3c00, 0x3e00]), &opts);
     assert_eq!(r.mismatch_count(), 1, "{r}");
 }
+
+#[test]
+fn integer_against_float_differences_and_tolerances() {
+    // (float a, integer b, rtol, atol, NumPy's isclose) — checked with NumPy 2.4.6.
+    for (a, b, rtol, atol, close) in [
+        (10.4f64, 10i64, 0.05, 0.0, true),
+        (10.4, 10, 0.03, 0.0, false),
+        (10.4, 10, 0.01, 0.35, true),
+    ] {
+        let r = cmp(
+            &vec1(&[a]),
+            &vec1(&[b]),
+            &CompareOptions::isclose(rtol, atol).cross_dtype(true),
+        );
+        assert_eq!(
+            r.is_equal(),
+            close,
+            "{a} vs {b}, rtol {rtol}, atol {atol}: {r}"
+        );
+    }
+    let diff = |a: f64, b: i64| {
+        cmp(&vec1(&[a]), &vec1(&[b]), &exact().cross_dtype(true)).mismatches()[0].abs_diff
+    };
+    assert_eq!(diff(7.25, 5), Some(2.25));
+    assert_eq!(diff(-3.5, -3), Some(0.5));
+    assert_eq!(diff(2.75, 5), Some(2.25));
+    assert_eq!(diff(1e39, 5), Some(1e39));
+    // An integer result against a float reference: |b| is the float's.
+    let r = cmp(&vec1(&[5i64]), &vec1(&[4.0f64]), &exact().cross_dtype(true));
+    assert_eq!(r.mismatches()[0].rel_diff, Some(0.25));
+    let r = cmp(&vec1(&[4.0f64]), &vec1(&[5i64]), &exact().cross_dtype(true));
+    assert_eq!(r.mismatches()[0].rel_diff, Some(0.2));
+}
+
+#[test]
+fn complex_by_modulus_follows_numpy_isclose() {
+    let c8 = |v: Vec<[f32; 2]>| {
+        let n = v.len();
+        raw(
+            Dtype::C64(Endian::Little),
+            vec![n],
+            false,
+            ArrayData::C64(v),
+        )
+    };
+    let modulus = |rtol, atol| CompareOptions::isclose(rtol, atol).complex_modulus(true);
+    // (a, b, rtol, atol, NumPy's isclose) — checked with NumPy 2.4.6.
+    for (a, b, rtol, atol, close) in [
+        ([1.0, 0.0], [1.0, 0.1], 0.1, 0.0, true),
+        ([1.0, 0.0], [1.0, 0.1], 0.09, 0.0, false),
+        ([1.0, 1.0], [1.2, 1.0], 0.0, 0.2, true),
+        ([1.0, 1.0], [1.2, 1.0], 0.0, 0.19, false),
+        ([f64::NAN, 0.0], [1.0, 0.0], 0.0, 0.0, false),
+        ([f64::NAN, 0.0], [0.0, f64::NAN], 0.0, 0.0, true),
+        ([f64::INFINITY, 1.0], [f64::INFINITY, 1.0], 0.0, 0.0, true),
+        ([f64::INFINITY, 1.0], [f64::INFINITY, 2.0], 0.0, 0.0, false),
+    ] {
+        let r = cmp(&c128(vec![a]), &c128(vec![b]), &modulus(rtol, atol));
+        assert_eq!(
+            r.is_equal(),
+            close,
+            "{a:?} vs {b:?}, rtol {rtol}, atol {atol}: {r}"
+        );
+    }
+    // Per component (the default) the first pair is not close: 0 vs 0.1 fails rtol 0.1 alone.
+    let r = cmp(
+        &c128(vec![[1.0, 0.0]]),
+        &c128(vec![[1.0, 0.1]]),
+        &CompareOptions::isclose(0.1, 0.0),
+    );
+    assert!(!r.is_equal(), "{r}");
+    let m = &r.mismatches()[0];
+    assert!((m.abs_diff.unwrap() - 0.1).abs() < 1e-15, "{m:?}");
+    // c8 pairs are judged in float32, as NumPy does.
+    assert!(cmp(
+        &c8(vec![[1.0, 0.0]]),
+        &c8(vec![[1.0, 0.1]]),
+        &modulus(0.1, 0.0)
+    )
+    .is_equal());
+    let r = cmp(
+        &c8(vec![[1.0, 0.0]]),
+        &c8(vec![[1.5, 0.0]]),
+        &modulus(0.1, 0.0),
+    );
+    assert_eq!(r.mismatches()[0].abs_diff, Some(0.5));
+    // Signed zeros count only when asked for, in either part.
+    let z = cmp(
+        &c128(vec![[0.0, -0.0]]),
+        &c128(vec![[0.0, 0.0]]),
+        &modulus(0.0, 0.0).signed_zero(true),
+    );
+    assert_eq!(z.mismatches()[0].kind, MismatchKind::SignedZero);
+    assert!(cmp(
+        &c128(vec![[0.0, -0.0]]),
+        &c128(vec![[0.0, 0.0]]),
+        &modulus(0.0, 0.0)
+    )
+    .is_equal());
+    // A ULP budget admits near values the tolerance does not.
+    let next = f64::from_bits(1.0f64.to_bits() + 2);
+    let u = cmp(
+        &c128(vec![[1.0, 0.0]]),
+        &c128(vec![[next, 0.0]]),
+        &modulus(0.0, 0.0).ulps(Some(2)),
+    );
+    assert!(u.is_equal(), "{u}");
+    assert!(!cmp(
+        &c128(vec![[1.0, 0.0]]),
+        &c128(vec![[next, 0.0]]),
+        &modulus(0.0, 0.0).ulps(Some(1))
+    )
+    .is_equal());
+}
