@@ -1153,9 +1153,17 @@ fn ulps_count_across_zero_in_every_float_width() {
 
 #[test]
 fn reports_give_maxima_kinds_and_plural_forms() {
-    let r = cmp(&vec1(&[1.0f64, 4.0]), &vec1(&[1.5f64, 2.0]), &exact());
-    assert_eq!(r.max_abs_diff(), Some(2.0));
-    assert_eq!(r.max_rel_diff(), Some(1.0));
+    let r = cmp(&vec1(&[1.0f64, 5.0]), &vec1(&[1.5f64, 4.0]), &exact());
+    assert_eq!(r.max_abs_diff(), Some(1.0));
+    assert_eq!(r.max_rel_diff(), Some(1.0 / 3.0));
+    // One value compared: singular.
+    let single = cmp(&vec1(&[1i32]), &vec1(&[2i32]), &exact());
+    assert!(
+        single
+            .to_string()
+            .starts_with("arrays differ in 1 of 1 value (100.000%)"),
+        "{single}"
+    );
     // One mismatch shown of one: singular, and no "... and 0 more".
     let one = cmp(&vec1(&[1.0f64, 2.0]), &vec1(&[1.0f64, 3.0]), &exact());
     let text = one.to_string();
