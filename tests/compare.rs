@@ -1437,3 +1437,26 @@ fn complex_by_modulus_follows_numpy_isclose() {
     )
     .is_equal());
 }
+
+#[test]
+fn float32_tolerances_scale_with_the_reference_and_use_both_parts() {
+    // rtol * |b| with |b| = 2 (a division would halve the tolerance).
+    let r = cmp(
+        &vec1(&[2.001f32]),
+        &vec1(&[2.0f32]),
+        &CompareOptions::isclose(1e-3, 0.0),
+    );
+    assert!(r.is_equal(), "{r}");
+    // c8 by modulus: |2j - 1j| = 1 <= atol 1.5 (NumPy: True).
+    let c8 = |v: [f32; 2]| {
+        raw(
+            Dtype::C64(Endian::Little),
+            vec![1],
+            false,
+            ArrayData::C64(vec![v]),
+        )
+    };
+    let opts = CompareOptions::isclose(0.0, 1.5).complex_modulus(true);
+    assert!(cmp(&c8([0.0, 2.0]), &c8([0.0, 1.0]), &opts).is_equal());
+    assert!(!cmp(&c8([0.0, 3.0]), &c8([0.0, 1.0]), &opts).is_equal());
+}
