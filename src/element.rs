@@ -67,32 +67,55 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
     fn into_data(values: Vec<Self>) -> ArrayData;
 }
 
+/// `take_data`/`into_data` for a type stored as-is in the [`ArrayData`] variant `$variant`.
+macro_rules! same_variant_data {
+    ($variant:ident) => {
+        fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+            match data {
+                ArrayData::$variant(v) => Ok(v),
+                other => Err(other),
+            }
+        }
+        fn into_data(values: Vec<Self>) -> ArrayData {
+            ArrayData::$variant(values)
+        }
+    };
+}
+
 macro_rules! numeric_element {
-    ($t:ty, $n:expr, $data:ident, $($variant:ident)|+) => {
+    ($t:ty, $n:expr, $variant:ident) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const SIZE: usize = $n;
             fn endian_of(dtype: &Dtype) -> Option<Endian> {
                 match dtype {
-                    $(Dtype::$variant(e) => Some(*e),)+
+                    Dtype::$variant(e) => Some(*e),
                     _ => None,
                 }
             }
             fn dtype(endian: Endian) -> Dtype {
-                numeric_element!(@first endian, $($variant)|+)
+                Dtype::$variant(endian)
             }
             fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>) {
                 let chunks = bytes.chunks_exact($n);
                 match endian {
-                    Endian::Little => out.extend(chunks.map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default()))),
-                    Endian::Big => out.extend(chunks.map(|c| <$t>::from_be_bytes(c.try_into().unwrap_or_default()))),
+                    Endian::Little => out.extend(
+                        chunks.map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default())),
+                    ),
+                    Endian::Big => out.extend(
+                        chunks.map(|c| <$t>::from_be_bytes(c.try_into().unwrap_or_default())),
+                    ),
                 }
             }
             fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                 out.reserve(values.len().saturating_mul($n));
                 match endian {
-                    Endian::Little => values.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes())),
-                    Endian::Big => values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes())),
+                    Endian::Little => values
+                        .iter()
+                        .for_each(|v| out.extend_from_slice(&v.to_le_bytes())),
+                    Endian::Big => values
+                        .iter()
+                        .for_each(|v| out.extend_from_slice(&v.to_be_bytes())),
                 }
             }
             #[cfg(feature = "bytemuck")]
@@ -104,34 +127,27 @@ macro_rules! numeric_element {
                 Some(bytemuck::cast_slice(values))
             }
             fn swap_bytes_in_place(values: &mut [Self]) {
-                values.iter_mut().for_each(|v| *v = <$t>::from_ne_bytes({
-                    let mut b = v.to_ne_bytes();
-                    b.reverse();
-                    b
-                }));
+                values.iter_mut().for_each(|v| {
+                    *v = <$t>::from_ne_bytes({
+                        let mut b = v.to_ne_bytes();
+                        b.reverse();
+                        b
+                    })
+                });
             }
-            fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
-                match data {
-                    ArrayData::$data(v) => Ok(v),
-                    other => Err(other),
-                }
-            }
-            fn into_data(values: Vec<Self>) -> ArrayData {
-                ArrayData::$data(values)
-            }
+            same_variant_data!($variant);
         }
     };
-    (@first $e:ident, $v:ident $(| $rest:ident)*) => { Dtype::$v($e) };
 }
 
-numeric_element!(i16, 2, I16, I16);
-numeric_element!(i32, 4, I32, I32);
-numeric_element!(i64, 8, I64, I64);
-numeric_element!(u16, 2, U16, U16);
-numeric_element!(u32, 4, U32, U32);
-numeric_element!(u64, 8, U64, U64);
-numeric_element!(f32, 4, F32, F32);
-numeric_element!(f64, 8, F64, F64);
+numeric_element!(i16, 2, I16);
+numeric_element!(i32, 4, I32);
+numeric_element!(i64, 8, I64);
+numeric_element!(u16, 2, U16);
+numeric_element!(u32, 4, U32);
+numeric_element!(u64, 8, U64);
+numeric_element!(f32, 4, F32);
+numeric_element!(f64, 8, F64);
 
 macro_rules! byte_element {
     ($t:ty, $variant:ident, $from:expr, $to:expr) => {
@@ -150,15 +166,7 @@ macro_rules! byte_element {
             fn encode_into(values: &[Self], _endian: Endian, out: &mut Vec<u8>) {
                 out.extend(values.iter().map($to));
             }
-            fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
-                match data {
-                    ArrayData::$variant(v) => Ok(v),
-                    other => Err(other),
-                }
-            }
-            fn into_data(values: Vec<Self>) -> ArrayData {
-                ArrayData::$variant(values)
-            }
+            same_variant_data!($variant);
         }
     };
 }

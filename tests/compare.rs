@@ -44,6 +44,27 @@ fn c128(v: Vec<[f64; 2]>) -> Array {
     )
 }
 
+fn c64(v: Vec<[f32; 2]>) -> Array {
+    let n = v.len();
+    raw(
+        Dtype::C64(Endian::Little),
+        vec![n],
+        false,
+        ArrayData::C64(v),
+    )
+}
+
+/// An `<f2` array of IEEE binary16 bit patterns.
+fn f2(bits: Vec<u16>) -> Array {
+    let n = bits.len();
+    raw(
+        Dtype::F16(Endian::Little),
+        vec![n],
+        false,
+        ArrayData::F16(bits),
+    )
+}
+
 fn cmp(a: &Array, b: &Array, opts: &CompareOptions) -> Report {
     compare(a, b, opts).unwrap()
 }
@@ -307,15 +328,11 @@ fn ulps_count_representable_values() {
     let opts = CompareOptions::isclose(0.0, 1e-300).ulps(Some(1));
     assert!(cmp(&vec1(&[next(one, 1), 1e-301]), &vec1(&[one, 0.0]), &opts).is_equal());
     // f2 has ULPs of its own.
-    let h = |bits: Vec<u16>| {
-        raw(
-            Dtype::F16(Endian::Little),
-            vec![bits.len()],
-            false,
-            ArrayData::F16(bits),
-        )
-    };
-    let r = cmp(&h(vec![0x3c00, 0x3c05]), &h(vec![0x3c01, 0x3c05]), &exact());
+    let r = cmp(
+        &f2(vec![0x3c00, 0x3c05]),
+        &f2(vec![0x3c01, 0x3c05]),
+        &exact(),
+    );
     assert_eq!((r.mismatch_count(), r.max_ulps()), (1, Some(1)));
     assert!(r.to_string().contains("a = 1.0, b = 1.0009765625"), "{r}");
 }
@@ -421,12 +438,7 @@ fn complex_per_component_or_by_modulus() {
     )
     .is_equal());
     // c8 against c16.
-    let c8 = raw(
-        Dtype::C64(Endian::Little),
-        vec![1],
-        false,
-        ArrayData::C64(vec![[0.1, -0.2]]),
-    );
+    let c8 = c64(vec![[0.1, -0.2]]);
     let r = cmp(
         &c8,
         &c128(vec![[0.1, -0.2]]),
@@ -1139,15 +1151,7 @@ fn ulps_count_across_zero_in_every_float_width() {
         &exact(),
     );
     assert_eq!(r.max_ulps(), Some(2), "{r}");
-    let f2 = |bits: u16| {
-        raw(
-            Dtype::F16(Endian::Little),
-            vec![1],
-            false,
-            ArrayData::F16(vec![bits]),
-        )
-    };
-    let r = cmp(&f2(0x8001), &f2(0x0001), &exact());
+    let r = cmp(&f2(vec![0x8001]), &f2(vec![0x0001]), &exact());
     assert_eq!(r.max_ulps(), Some(2), "{r}");
 }
 
@@ -1285,16 +1289,11 @@ fn mixed_kind_pairs_and_nat_follow_their_own_rules() {
 fn an_f2_result_against_an_f4_reference_is_judged_in_f4() {
     // |1.0 - (1 + 2^-23)| = 2^-23 in f4. An atol just below 2^-23 in f8 rounds to
     // 2^-23 in f4, so NumPy (which computes this pair in float32) calls them close.
-    let f2 = raw(
-        Dtype::F16(Endian::Little),
-        vec![1],
-        false,
-        ArrayData::F16(vec![0x3c00]),
-    );
+    let one = f2(vec![0x3c00]);
     let b = vec1(&[1.0f32 + f32::EPSILON]);
     let atol = f64::from(f32::EPSILON) * (1.0 - 1e-12);
     let opts = CompareOptions::isclose(0.0, atol).cross_dtype(true);
-    assert!(cmp(&f2, &b, &opts).is_equal());
+    assert!(cmp(&one, &b, &opts).is_equal());
     // The same pair as f8 values is not within that atol.
     let r = cmp(
         &vec1(&[1.0f64]),
@@ -1310,17 +1309,8 @@ fn f4_pairs_outside_the_tolerance_are_not_close() {
     let r = cmp(&vec1(&[1.0f32, 2.0]), &vec1(&[1.0005f32, 2.5]), &opts);
     assert_eq!(r.mismatch_count(), 1, "{r}");
     assert_eq!(r.mismatches()[0].index, vec![1]);
-    let h = |bits: Vec<u16>| {
-        let n = bits.len();
-        raw(
-            Dtype::F16(Endian::Little),
-            vec![n],
-            false,
-            ArrayData::F16(bits),
-        )
-    };
     // f2 pairs: 1.0 vs 1.5 is outside 1e-3, 1.0 vs itself inside.
-    let r = cmp(&h(vec![0x3c00, 0x3c00]), &h(vec![0x3c00, 0x3e00]), &opts);
+    let r = cmp(&f2(vec![0x3c00, 0x3c00]), &f2(vec![0x3c00, 0x3e00]), &opts);
     assert_eq!(r.mismatch_count(), 1, "{r}");
 }
 
@@ -1359,15 +1349,6 @@ fn integer_against_float_differences_and_tolerances() {
 
 #[test]
 fn complex_by_modulus_follows_numpy_isclose() {
-    let c8 = |v: Vec<[f32; 2]>| {
-        let n = v.len();
-        raw(
-            Dtype::C64(Endian::Little),
-            vec![n],
-            false,
-            ArrayData::C64(v),
-        )
-    };
     let modulus = |rtol, atol| CompareOptions::isclose(rtol, atol).complex_modulus(true);
     // (a, b, rtol, atol, NumPy's isclose) — checked with NumPy 2.4.6.
     for (a, b, rtol, atol, close) in [
@@ -1398,14 +1379,14 @@ fn complex_by_modulus_follows_numpy_isclose() {
     assert!((m.abs_diff.unwrap() - 0.1).abs() < 1e-15, "{m:?}");
     // c8 pairs are judged in float32, as NumPy does.
     assert!(cmp(
-        &c8(vec![[1.0, 0.0]]),
-        &c8(vec![[1.0, 0.1]]),
+        &c64(vec![[1.0, 0.0]]),
+        &c64(vec![[1.0, 0.1]]),
         &modulus(0.1, 0.0)
     )
     .is_equal());
     let r = cmp(
-        &c8(vec![[1.0, 0.0]]),
-        &c8(vec![[1.5, 0.0]]),
+        &c64(vec![[1.0, 0.0]]),
+        &c64(vec![[1.5, 0.0]]),
         &modulus(0.1, 0.0),
     );
     assert_eq!(r.mismatches()[0].abs_diff, Some(0.5));
@@ -1448,15 +1429,7 @@ fn float32_tolerances_scale_with_the_reference_and_use_both_parts() {
     );
     assert!(r.is_equal(), "{r}");
     // c8 by modulus: |2j - 1j| = 1 <= atol 1.5 (NumPy: True).
-    let c8 = |v: [f32; 2]| {
-        raw(
-            Dtype::C64(Endian::Little),
-            vec![1],
-            false,
-            ArrayData::C64(vec![v]),
-        )
-    };
     let opts = CompareOptions::isclose(0.0, 1.5).complex_modulus(true);
-    assert!(cmp(&c8([0.0, 2.0]), &c8([0.0, 1.0]), &opts).is_equal());
-    assert!(!cmp(&c8([0.0, 3.0]), &c8([0.0, 1.0]), &opts).is_equal());
+    assert!(cmp(&c64(vec![[0.0, 2.0]]), &c64(vec![[0.0, 1.0]]), &opts).is_equal());
+    assert!(!cmp(&c64(vec![[0.0, 3.0]]), &c64(vec![[0.0, 1.0]]), &opts).is_equal());
 }

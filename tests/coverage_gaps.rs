@@ -892,6 +892,15 @@ mod npz {
             b[e64_at + at..e64_at + at + v.len()].copy_from_slice(v);
             b
         };
+        let field =
+            |at: usize| u64::from_le_bytes(ok[e64_at + at..e64_at + at + 8].try_into().unwrap());
+        let set_u64s = |fields: &[(usize, u64)]| {
+            let mut b = ok.clone();
+            for &(at, v) in fields {
+                b[e64_at + at..e64_at + at + 8].copy_from_slice(&v.to_le_bytes());
+            }
+            b
+        };
         let cases: Vec<(&str, Vec<u8>, &str)> = vec![
             (
                 "locator: two disks",
@@ -935,32 +944,17 @@ mod npz {
             ),
             (
                 "record: 3 entries where the end record has 2",
-                {
-                    let b = patch(24, &3u64.to_le_bytes());
-                    let mut b2 = b.clone();
-                    b2[e64_at + 32..e64_at + 40].copy_from_slice(&3u64.to_le_bytes());
-                    b2
-                },
+                set_u64s(&[(24, 3), (32, 3)]),
                 "an end record agreeing with the zip64 end record",
             ),
             (
                 "record: directory size",
-                {
-                    let mut b = ok.clone();
-                    let v = u64::from_le_bytes(b[e64_at + 40..e64_at + 48].try_into().unwrap()) + 1;
-                    b[e64_at + 40..e64_at + 48].copy_from_slice(&v.to_le_bytes());
-                    b
-                },
+                set_u64s(&[(40, field(40) + 1)]),
                 "an end record agreeing with the zip64 end record",
             ),
             (
                 "record: directory offset",
-                {
-                    let mut b = ok.clone();
-                    let v = u64::from_le_bytes(b[e64_at + 48..e64_at + 56].try_into().unwrap()) + 1;
-                    b[e64_at + 48..e64_at + 56].copy_from_slice(&v.to_le_bytes());
-                    b
-                },
+                set_u64s(&[(48, field(48) + 1)]),
                 "an end record agreeing with the zip64 end record",
             ),
         ];
