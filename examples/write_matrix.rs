@@ -234,7 +234,7 @@ fn c_order_data(d: &Dtype, n: u64) -> ArrayData {
         out
     };
     match d {
-        Dtype::Bool => ArrayData::Bool(ks.map(|k| k % 3 != 1).collect()),
+        Dtype::Bool => ArrayData::Bool(ks.map(|k| u8::from(k % 3 != 1)).collect()),
         Dtype::I8 => ArrayData::I8(ks.map(|k| int_bits(8, k) as u8 as i8).collect()),
         Dtype::U8 => ArrayData::U8(ks.map(|k| int_bits(8, k) as u8).collect()),
         Dtype::I16(_) => ArrayData::I16(ks.map(|k| int_bits(16, k) as u16 as i16).collect()),

@@ -24,8 +24,10 @@ use crate::layout;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ArrayData {
-    /// `b1`.
-    Bool(Vec<bool>),
+    /// `b1` as the file's bytes: 0 is False, any other byte True. The bytes are kept as
+    /// stored (NumPy keeps them too, so `02 ff` reads as `[True, True]` and is written
+    /// back as `02 ff`); [`NpyArray<bool>`] gives `bool` values.
+    Bool(Vec<u8>),
     /// `i1`.
     I8(Vec<i8>),
     /// `u1`.
@@ -100,11 +102,12 @@ impl ArrayData {
     pub(crate) fn push_bytes(&mut self, dtype: &Dtype, bytes: &[u8], offset: u64) -> Result<()> {
         let e = dtype.endian().unwrap_or(Endian::Little);
         match self {
-            ArrayData::Bool(v) => bool::decode_into(bytes, e, v),
             ArrayData::I8(v) => i8::decode_into(bytes, e, v),
-            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => {
-                v.extend_from_slice(bytes)
-            }
+            ArrayData::Bool(v)
+            | ArrayData::U8(v)
+            | ArrayData::Bytes(v)
+            | ArrayData::Void(v)
+            | ArrayData::Record(v) => v.extend_from_slice(bytes),
             ArrayData::I16(v) => i16::decode_into(bytes, e, v),
             ArrayData::I32(v) => i32::decode_into(bytes, e, v),
             ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
@@ -221,9 +224,12 @@ impl ArrayData {
             }};
         }
         match self {
-            ArrayData::Bool(v) => go!(v, |c: &[bool], b: &mut Vec<u8>| bool::encode_into(c, e, b)),
             ArrayData::I8(v) => go!(v, |c: &[i8], b: &mut Vec<u8>| i8::encode_into(c, e, b)),
-            ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) | ArrayData::Record(v) => {
+            ArrayData::Bool(v)
+            | ArrayData::U8(v)
+            | ArrayData::Bytes(v)
+            | ArrayData::Void(v)
+            | ArrayData::Record(v) => {
                 for chunk in v.chunks(units) {
                     f(chunk)?;
                 }
@@ -498,7 +504,7 @@ impl Array {
     pub fn to_f64_lossy(&self) -> Option<Vec<f64>> {
         #[allow(clippy::cast_precision_loss)]
         let out = match &self.data {
-            ArrayData::Bool(v) => v.iter().map(|&b| f64::from(u8::from(b))).collect(),
+            ArrayData::Bool(v) => v.iter().map(|&b| f64::from(u8::from(b != 0))).collect(),
             ArrayData::I8(v) => v.iter().map(|&x| f64::from(x)).collect(),
             ArrayData::U8(v) => v.iter().map(|&x| f64::from(x)).collect(),
             ArrayData::I16(v) => v.iter().map(|&x| f64::from(x)).collect(),

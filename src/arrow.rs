@@ -351,8 +351,9 @@ fn prim_vec<T: ArrowPrimitiveType>(v: Vec<T::Native>) -> Result<ArrayRef> {
     prim_buf::<T>(ScalarBuffer::from(v))
 }
 
-fn bool_vec(v: Vec<bool>) -> Result<ArrayRef> {
-    Ok(arc(BooleanArray::from(v)))
+/// NumPy's bool bytes (any non-zero byte is True) as a Boolean array.
+fn bool_vec(v: Vec<u8>) -> Result<ArrayRef> {
+    Ok(arc(BooleanArray::from_iter(v.iter().map(|&b| Some(b != 0)))))
 }
 
 /// IEEE binary16 bit patterns as a Float16 array: the same bytes, no copy.
@@ -486,7 +487,7 @@ fn void_buf(b: Buffer, w: usize) -> Result<ArrayRef> {
 /// An array's values in memory order, owned, in Arrow buffers where Arrow's layout is NumPy's.
 #[derive(Debug)]
 enum Flat {
-    Bool(Vec<bool>),
+    Bool(Vec<u8>),
     I8(ScalarBuffer<i8>),
     U8(ScalarBuffer<u8>),
     I16(ScalarBuffer<i16>),
@@ -509,7 +510,7 @@ enum Flat {
 /// Borrowed typed values in memory order (from a [`Flat`] or straight from [`ArrayData`]).
 #[derive(Debug, Clone, Copy)]
 enum View<'a> {
-    Bool(&'a [bool]),
+    Bool(&'a [u8]),
     I8(&'a [i8]),
     U8(&'a [u8]),
     I16(&'a [i16]),
@@ -638,7 +639,7 @@ macro_rules! typed {
         match $view {
             View::Bool($s) => {
                 let $mk = bool_vec;
-                let $zero = |v: &bool| !*v;
+                let $zero = |v: &u8| *v == 0;
                 $body
             }
             View::I8($s) => {
@@ -1170,7 +1171,10 @@ fn bad_layout(expected: &str, shape: &[usize]) -> Error {
 impl Dataset {
     /// Takes `array` for conversion in `layout`. Refuses arrays of more than 2
     /// dimensions, record dtypes, `V0`; row lists need a 2-D array with at least one
-    /// column; non-zeros refuse string and void dtypes.
+    /// column; non-zeros refuse string and void dtypes. Rows and columns that no payload
+    /// byte backs (a zero-size array of shape `(2**40, 0)` or `(0, 2**60)`) are refused
+    /// beyond [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS)
+    /// ([`ErrorKind::Unbacked`]).
     ///
     /// ```
     /// use npyguard::{arrow::{Dataset, Layout}, ErrorKind, NpyArray};
@@ -1181,6 +1185,10 @@ impl Dataset {
     /// ```
     pub fn new(array: Array, layout: Layout) -> Result<Dataset> {
         let geom = Geom::new(array.shape(), array.fortran_order())?;
+        // A zero-size array (shape (2**40, 0) or (0, 2**60)) has rows or columns that no
+        // byte backs: each costs a field, a batch or a line of output, so bound them.
+        array.header().check_backed(geom.rows as u64, "table rows")?;
+        array.header().check_backed(geom.cols as u64, "table columns")?;
         let dtype = array.dtype().clone();
         let item = value_field("item", &dtype)?;
         let col_width = ColWidth::of(geom.cols);

@@ -151,6 +151,9 @@ numeric_element!(f64, 8, F64);
 
 macro_rules! byte_element {
     ($t:ty, $variant:ident, $from:expr, $to:expr) => {
+        byte_element!($t, $variant, $from, $to, { same_variant_data!($variant); });
+    };
+    ($t:ty, $variant:ident, $from:expr, $to:expr, { $($data:tt)* }) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const SIZE: usize = 1;
@@ -166,15 +169,26 @@ macro_rules! byte_element {
             fn encode_into(values: &[Self], _endian: Endian, out: &mut Vec<u8>) {
                 out.extend(values.iter().map($to));
             }
-            same_variant_data!($variant);
+            $($data)*
         }
     };
 }
 
 byte_element!(u8, U8, |&b| b, |&v| v);
 byte_element!(i8, I8, |&b| i8::from_le_bytes([b]), |&v| v.to_le_bytes()[0]);
-// NumPy reads any non-zero byte as True and writes True as 1.
-byte_element!(bool, Bool, |&b| b != 0, |&v| u8::from(v));
+// NumPy reads any non-zero byte as True and writes True as 1. `ArrayData::Bool` keeps the
+// file's bytes (as NumPy's memory does), so the typed values convert from and to them.
+byte_element!(bool, Bool, |&b| b != 0, |&v| u8::from(v), {
+    fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+        match data {
+            ArrayData::Bool(v) => Ok(v.into_iter().map(|b| b != 0).collect()),
+            other => Err(other),
+        }
+    }
+    fn into_data(values: Vec<Self>) -> ArrayData {
+        ArrayData::Bool(values.into_iter().map(u8::from).collect())
+    }
+});
 
 #[cfg(feature = "half")]
 mod half_impl {

@@ -85,6 +85,11 @@ pub enum ErrorKind {
     CompressionRatio,
     /// No `.npy` member of a `.npz` archive has the requested name.
     MemberNotFound,
+    /// The output asked for (rows, columns, nested lists or elements of an array with no
+    /// payload bytes, or of a dtype of item size 0) is not backed by input bytes and
+    /// exceeds [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS): producing it
+    /// would take time or memory that the input does not pay for.
+    Unbacked,
     /// An Arrow, Parquet or CSV encoder refused a batch, or a dataset writer failed
     /// (features `arrow` / `parquet`).
     Arrow,
@@ -126,6 +131,7 @@ impl ErrorKind {
             ErrorKind::TotalTooLarge => "total-too-large",
             ErrorKind::CompressionRatio => "compression-ratio",
             ErrorKind::MemberNotFound => "member-not-found",
+            ErrorKind::Unbacked => "unbacked-output",
             ErrorKind::Arrow => "arrow",
         }
     }

@@ -151,6 +151,49 @@ impl Header {
         self.payload_len
     }
 
+    /// Elements whose values take payload bytes: the element count, or 0 for a dtype of
+    /// item size 0 (whose elements hold nothing).
+    pub fn backed_elements(&self) -> u64 {
+        if self.dtype.itemsize() == 0 {
+            0
+        } else {
+            self.element_count as u64
+        }
+    }
+
+    /// Checks that producing `items` things per this header (rows, columns, nested lists,
+    /// elements) is paid for by payload bytes: `items` must be at most
+    /// [`backed_elements`](Header::backed_elements) plus
+    /// [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS).
+    /// [`ErrorKind::Unbacked`] otherwise, at the payload offset, naming `what`.
+    ///
+    /// ```
+    /// use npyguard::{Dtype, ErrorKind, Header};
+    /// let h = Header::new(Dtype::U8, vec![1 << 40, 0], false).unwrap();
+    /// assert_eq!(h.element_count(), 0);
+    /// assert!(h.check_backed(1000, "rows").is_ok());
+    /// let err = h.check_backed(1 << 40, "rows").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Unbacked);
+    /// ```
+    pub fn check_backed(&self, items: u64, what: &str) -> Result<()> {
+        let allowed = self
+            .backed_elements()
+            .saturating_add(crate::options::MAX_UNBACKED_ITEMS);
+        if items <= allowed {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Unbacked,
+            self.payload_offset,
+            format!(
+                "at most {allowed} {what} ({} backed by payload bytes + {} allowed without)",
+                self.backed_elements(),
+                crate::options::MAX_UNBACKED_ITEMS
+            ),
+        )
+        .found(format!("{items} {what} for shape {:?}", self.shape)))
+    }
+
     /// File offset of the first payload byte (0 for a header built in code and not yet written).
     pub fn payload_offset(&self) -> u64 {
         self.payload_offset

@@ -17,6 +17,20 @@ pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
 /// end record and checked before the central directory is parsed.
 pub const DEFAULT_MAX_NPZ_MEMBERS: usize = 1 << 16;
 
+/// Most items a consumer of a validated header may produce that no payload byte backs:
+/// 65 536.
+///
+/// A header can describe far more than its file holds when the array has no bytes: a
+/// 128-byte file of shape `(2**40, 0)` has 2^40 (empty) rows, one of shape `(0, 2**60)`
+/// 2^60 (empty) columns, and a dtype of item size 0 any number of elements. NumPy loads such
+/// files, and so does npyguard; but every layer that would do work per row, column, nested
+/// list or element (`dump`, the Arrow/Parquet/CSV datasets, `compare`) first checks, through
+/// [`Header::check_backed`](crate::Header::check_backed), that its count is at most the
+/// elements the payload's bytes back plus this allowance, and refuses with
+/// [`ErrorKind::Unbacked`](crate::ErrorKind::Unbacked) otherwise. So every consumer's time
+/// and memory are bounded by the bytes present (plus a constant), whatever the header claims.
+pub const MAX_UNBACKED_ITEMS: u64 = 1 << 16;
+
 /// Options for every reader in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {

@@ -506,7 +506,8 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
         Kind::Bool => {
             let v: Vec<bool> = cells.iter().map(|&c| to_int(c) != 0).collect();
             let r = v.iter().map(|&x| V::Bool(x)).collect();
-            (Dtype::Bool, ArrayData::Bool(order!(v)), r)
+            let bytes: Vec<u8> = v.iter().map(|&b| u8::from(b)).collect();
+            (Dtype::Bool, ArrayData::Bool(order!(bytes)), r)
         }
         Kind::C64 => {
             // Real part from the cell, imaginary part zero (or -0.0 / value for variety).

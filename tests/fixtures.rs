@@ -324,7 +324,7 @@ fn typed_path_reads_match_dynamic_reads() {
             }
         }) || check::<bool>(&path, d, |d| {
             if let ArrayData::Bool(v) = d {
-                Some(v.clone())
+                Some(v.iter().map(|&b| b != 0).collect())
             } else {
                 None
             }

@@ -438,7 +438,7 @@ fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
         w.chunks_exact(2).map(|p| [f(p[0]), f(p[1])]).collect()
     };
     match d {
-        Dtype::Bool => ArrayData::Bool(w.iter().map(|x| x.i64() & 1 == 1).collect()),
+        Dtype::Bool => ArrayData::Bool(w.iter().map(|x| u8::from(x.i64() & 1 == 1)).collect()),
         Dtype::I8 => ArrayData::I8(w.iter().map(|x| x.i64() as i8).collect()),
         Dtype::U8 => ArrayData::U8(w.iter().map(|x| x.i64() as u8).collect()),
         Dtype::I16(_) => ArrayData::I16(w.iter().map(|x| x.i64() as i16).collect()),
@@ -840,7 +840,7 @@ fn write_typed<W: Write>(
         Ok(())
     }
     Some(match data {
-        ArrayData::Bool(v) => go(w, v, plan),
+        ArrayData::Bool(v) => go(w, &v.iter().map(|&b| b != 0).collect::<Vec<bool>>(), plan),
         ArrayData::I8(v) => go(w, v, plan),
         ArrayData::U8(v) => go(w, v, plan),
         ArrayData::I16(v) => go(w, v, plan),

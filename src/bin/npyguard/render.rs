@@ -109,7 +109,7 @@ impl Renderer {
         let st = self.style;
         let num = |v: f64, s: String| special(v, st).unwrap_or(s);
         let s: String = match self.array.data() {
-            ArrayData::Bool(v) => match (v.get(i), st) {
+            ArrayData::Bool(v) => match (v.get(i).map(|&b| b != 0), st) {
                 (Some(true), Style::Json) => "true".into(),
                 (Some(false), Style::Json) => "false".into(),
                 (Some(true), _) => "True".into(),
