@@ -568,6 +568,33 @@ pub fn f16_bits_to_f64(bits: u16) -> f64 {
     }
 }
 
+/// Rounds `x` to the nearest IEEE binary16 value (ties to even) and returns its bits.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub(crate) fn f64_to_f16_bits(x: f64) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return sign | 0x7e00;
+    }
+    let a = x.abs();
+    // 65520 is halfway between 65504 (the largest f16) and 2^16: it rounds to even, i.e. to infinity.
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < pow2(-14) {
+        // Subnormal (or the smallest normal after rounding up: 1024 is its encoding too).
+        let m = (a * pow2(24)).round_ties_even() as u16;
+        return sign | m;
+    }
+    let exp_field = u32::try_from(a.to_bits() >> 52).unwrap_or(0);
+    let e = i32::try_from(exp_field).unwrap_or(0).saturating_sub(1023); // -14..=15
+    let m = (a * pow2(10i32.saturating_sub(e))).round_ties_even() as u32; // 1024..=2048
+    let biased = u32::try_from(e.saturating_add(15)).unwrap_or(0);
+    let bits = biased
+        .saturating_mul(1024)
+        .saturating_add(m.saturating_sub(1024));
+    sign | u16::try_from(bits).unwrap_or(0x7c00)
+}
+
 /// `2^n` exactly, built from its bits, for the normal exponents `-1022..=1023`
 /// (0 below, infinity above). `f64::powi` is not guaranteed to be exact: its
 /// precision is platform-dependent, and Miri perturbs it.

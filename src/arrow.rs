@@ -353,7 +353,9 @@ fn prim_vec<T: ArrowPrimitiveType>(v: Vec<T::Native>) -> Result<ArrayRef> {
 
 /// NumPy's bool bytes (any non-zero byte is True) as a Boolean array.
 fn bool_vec(v: Vec<u8>) -> Result<ArrayRef> {
-    Ok(arc(BooleanArray::from_iter(v.iter().map(|&b| Some(b != 0)))))
+    Ok(arc(BooleanArray::from_iter(
+        v.iter().map(|&b| Some(b != 0)),
+    )))
 }
 
 /// IEEE binary16 bit patterns as a Float16 array: the same bytes, no copy.
@@ -1187,8 +1189,12 @@ impl Dataset {
         let geom = Geom::new(array.shape(), array.fortran_order())?;
         // A zero-size array (shape (2**40, 0) or (0, 2**60)) has rows or columns that no
         // byte backs: each costs a field, a batch or a line of output, so bound them.
-        array.header().check_backed(geom.rows as u64, "table rows")?;
-        array.header().check_backed(geom.cols as u64, "table columns")?;
+        array
+            .header()
+            .check_backed(geom.rows as u64, "table rows")?;
+        array
+            .header()
+            .check_backed(geom.cols as u64, "table columns")?;
         let dtype = array.dtype().clone();
         let item = value_field("item", &dtype)?;
         let col_width = ColWidth::of(geom.cols);

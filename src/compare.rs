@@ -319,8 +319,8 @@ impl CompareOptions {
         } else {
             let mut t = format!(
                 "within |a - b| <= {} + {} * |b|",
-                fmt_f64(self.atol),
-                fmt_f64(self.rtol)
+                crate::repr::py_float(self.atol),
+                crate::repr::py_float(self.rtol)
             );
             if let Some(n) = self.ulps {
                 t.push_str(&format!(" or {n} ULP"));
@@ -565,10 +565,10 @@ impl fmt::Display for Mismatch {
             notes.push(self.kind.note().to_string());
         }
         if let Some(d) = self.abs_diff {
-            notes.push(format!("|a - b| = {}", fmt_f64(d)));
+            notes.push(format!("|a - b| = {}", crate::repr::py_float(d)));
         }
         if let Some(r) = self.rel_diff {
-            notes.push(format!("|a - b|/|b| = {}", fmt_f64(r)));
+            notes.push(format!("|a - b|/|b| = {}", crate::repr::py_float(r)));
         }
         if let Some(u) = self.ulps {
             notes.push(format!("{u} ULP"));
@@ -798,10 +798,10 @@ impl Report {
     fn write_maxima(&self, f: &mut fmt::Formatter<'_>, sep: &str) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(d) = self.max_abs {
-            parts.push(format!("max |a - b| = {}", fmt_f64(d)));
+            parts.push(format!("max |a - b| = {}", crate::repr::py_float(d)));
         }
         if let Some(r) = self.max_rel {
-            parts.push(format!("max |a - b|/|b| = {}", fmt_f64(r)));
+            parts.push(format!("max |a - b|/|b| = {}", crate::repr::py_float(r)));
         }
         if let Some(u) = self.max_ulps {
             parts.push(format!("max {u} ULP"));
@@ -1249,7 +1249,7 @@ impl Fl {
             0 => {
                 let h = match self {
                     Fl::H(h) => h,
-                    other => f64_to_f16_bits(other.to_f64()),
+                    other => crate::array::f64_to_f16_bits(other.to_f64()),
                 };
                 (u64::from(h), 0x8000)
             }
@@ -1545,33 +1545,6 @@ macro_rules! numpy_cabs {
 numpy_cabs!(cabs_f64, f64);
 numpy_cabs!(cabs_f32, f32);
 
-/// Rounds `x` to the nearest IEEE binary16 value (ties to even) and returns its bits.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-fn f64_to_f16_bits(x: f64) -> u16 {
-    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
-    if x.is_nan() {
-        return sign | 0x7e00;
-    }
-    let a = x.abs();
-    // 65520 is halfway between 65504 (the largest f16) and 2^16: it rounds to even, i.e. to infinity.
-    if a >= 65520.0 {
-        return sign | 0x7c00;
-    }
-    if a < crate::array::pow2(-14) {
-        // Subnormal (or the smallest normal after rounding up: 1024 is its encoding too).
-        let m = (a * crate::array::pow2(24)).round_ties_even() as u16;
-        return sign | m;
-    }
-    let exp_field = u32::try_from(a.to_bits() >> 52).unwrap_or(0);
-    let e = i32::try_from(exp_field).unwrap_or(0).saturating_sub(1023); // -14..=15
-    let m = (a * crate::array::pow2(10i32.saturating_sub(e))).round_ties_even() as u32; // 1024..=2048
-    let biased = u32::try_from(e.saturating_add(15)).unwrap_or(0);
-    let bits = biased
-        .saturating_mul(1024)
-        .saturating_add(m.saturating_sub(1024));
-    sign | u16::try_from(bits).unwrap_or(0x7c00)
-}
-
 // ------------------------------------------------------------------ rendering
 
 fn shape_text(shape: &[usize]) -> String {
@@ -1590,36 +1563,11 @@ fn dtype_text(d: &Dtype) -> String {
     }
 }
 
-/// A float as Python's `repr` would write it, near enough: `1.0`, `-0.0`, `nan`, `-inf`, `1e-07`.
-fn float_repr<T: fmt::Display + fmt::LowerExp>(v: T, wide: f64) -> String {
-    if wide.is_nan() {
-        return "nan".to_string();
-    }
-    if wide.is_infinite() {
-        return if wide > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    let a = wide.abs();
-    let s = if a != 0.0 && !(1e-4..1e16).contains(&a) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    };
-    if s.contains(['.', 'e']) {
-        s
-    } else {
-        format!("{s}.0")
-    }
-}
-
-fn fmt_f64(v: f64) -> String {
-    float_repr(v, v)
-}
-
 fn fl_text(f: Fl) -> String {
     match f {
-        Fl::H(h) => fmt_f64(f16_bits_to_f64(h)),
-        Fl::S(s) => float_repr(s, f64::from(s)),
-        Fl::D(d) => fmt_f64(d),
+        Fl::H(h) => crate::repr::py_f16(h),
+        Fl::S(s) => crate::repr::py_f32(s),
+        Fl::D(d) => crate::repr::py_float(d),
     }
 }
 
@@ -1667,10 +1615,10 @@ mod tests {
         for bits in 0..=u16::MAX {
             let v = f16_bits_to_f64(bits);
             if v.is_nan() {
-                assert!(f16_bits_to_f64(f64_to_f16_bits(v)).is_nan());
+                assert!(f16_bits_to_f64(crate::array::f64_to_f16_bits(v)).is_nan());
                 continue;
             }
-            assert_eq!(f64_to_f16_bits(v), bits, "{bits:#06x} = {v}");
+            assert_eq!(crate::array::f64_to_f16_bits(v), bits, "{bits:#06x} = {v}");
         }
     }
 
@@ -1699,7 +1647,7 @@ mod tests {
         for v in vals {
             for s in [v, -v] {
                 assert_eq!(
-                    f64_to_f16_bits(s),
+                    crate::array::f64_to_f16_bits(s),
                     half::f16::from_f64(s).to_bits(),
                     "{s:e}"
                 );
@@ -1736,10 +1684,11 @@ mod tests {
 
     #[test]
     fn float_text_like_python() {
-        assert_eq!(fmt_f64(1.0), "1.0");
-        assert_eq!(fmt_f64(-0.0), "-0.0");
-        assert_eq!(fmt_f64(1e-7), "1e-7");
+        assert_eq!(fl_text(Fl::D(1.0)), "1.0");
+        assert_eq!(fl_text(Fl::D(-0.0)), "-0.0");
+        assert_eq!(fl_text(Fl::D(1e-7)), "1e-07");
         assert_eq!(fl_text(Fl::S(0.1)), "0.1");
-        assert_eq!(fmt_f64(f64::NEG_INFINITY), "-inf");
+        assert_eq!(fl_text(Fl::H(0x2e66)), "0.1");
+        assert_eq!(fl_text(Fl::D(f64::NEG_INFINITY)), "-inf");
     }
 }

@@ -54,6 +54,7 @@ pub mod options;
 mod parser;
 pub mod preamble;
 pub mod read;
+pub mod render;
 pub mod repr;
 pub mod write;
 

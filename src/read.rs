@@ -56,15 +56,10 @@ pub fn read_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
 /// `max_file_bytes` before reading, and the read itself is bounded, so a file
 /// that grows meanwhile cannot push memory past the limit.
 pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
-    let (file, len) = open_checked(path.as_ref(), opts)?;
-    read_stream(
-        file,
+    read_file(
+        File::open(path.as_ref()).map_err(|e| Error::io(0, e))?,
         opts,
-        Some(len),
-        |_| Ok(()),
-        |h| ArrayData::with_capacity(h.dtype(), 0),
     )
-    .map(|(h, d)| Array::from_parts(h, d))
 }
 
 /// Reads only the preamble and header from a stream (the payload is not touched).
@@ -89,7 +84,7 @@ impl<T: Element> NpyArray<T> {
     /// Reads a typed array from a path.
     pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<NpyArray<T>> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
-        read_stream(file, opts, Some(len), check_type::<T>, |_| Vec::<T>::new())
+        read_stream(file, opts, len, check_type::<T>, |_| Vec::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
@@ -127,7 +122,7 @@ impl<T: Element> NpyArray<T> {
     ) -> Result<Header> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
         let taken = crate::decode::Reused::new(std::mem::take(buf));
-        let (header, mut data) = read_stream(file, opts, Some(len), check_type::<T>, |_| taken)?;
+        let (header, mut data) = read_stream(file, opts, len, check_type::<T>, |_| taken)?;
         if header.element_count() == 0 {
             data.vec.clear();
         }
@@ -177,15 +172,86 @@ fn file_too_large(limit: u64, size: u64) -> Error {
     .found(format!("{size} bytes"))
 }
 
-fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, u64)> {
+fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, Option<u64>)> {
     let file = File::open(path).map_err(|e| Error::io(0, e))?;
-    let len = file.metadata().map_err(|e| Error::io(0, e))?.len();
+    let len = file_length(&file, opts)?;
+    Ok((file, len))
+}
+
+/// The length of an open file, checked against `max_file_bytes`: `Some` for a regular
+/// file, `None` for a FIFO, socket or device (read as a stream, the limit enforced on the
+/// bytes that arrive). A directory is an I/O error.
+pub fn file_length(file: &File, opts: &ReadOptions) -> Result<Option<u64>> {
+    let meta = file.metadata().map_err(|e| Error::io(0, e))?;
+    if meta.is_dir() {
+        return Err(Error::io(0, std::io::Error::other("is a directory")));
+    }
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let len = meta.len();
     if let Some(limit) = opts.max_file_bytes {
         if len > limit {
             return Err(file_too_large(limit, len));
         }
     }
-    Ok((file, len))
+    Ok(Some(len))
+}
+
+/// Reads an array from a file opened by the caller (a path opened once: see
+/// [`file_length`] for what is checked before the first byte is read).
+pub fn read_file(file: File, opts: &ReadOptions) -> Result<Array> {
+    let len = file_length(&file, opts)?;
+    read_stream(
+        file,
+        opts,
+        len,
+        |_| Ok(()),
+        |h| ArrayData::with_capacity(h.dtype(), 0),
+    )
+    .map(|(h, d)| Array::from_parts(h, d))
+}
+
+/// Checks a header read on its own (`inspect`) against the length of what holds it, as a
+/// full read would: the length and the header's claim against `max_file_bytes`
+/// ([`ErrorKind::FileTooLarge`]), a payload that the length does not cover
+/// ([`ErrorKind::Truncated`]) and bytes after it unless `allow_trailing_bytes`
+/// ([`ErrorKind::TrailingBytes`]).
+///
+/// ```
+/// use npyguard::{read::check_length, write::to_vec, ErrorKind, NpyArray, ReadOptions};
+/// let file = to_vec(&NpyArray::from_vec(vec![1u8, 2, 3], vec![3]).unwrap().to_array()).unwrap();
+/// let h = npyguard::read_header(&file[..], &ReadOptions::default()).unwrap();
+/// assert!(check_length(&h, file.len() as u64, &ReadOptions::default()).is_ok());
+/// let e = check_length(&h, file.len() as u64 - 1, &ReadOptions::default()).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Truncated);
+/// let small = ReadOptions::default().max_file_bytes(Some(100));
+/// assert_eq!(check_length(&h, file.len() as u64, &small).unwrap_err().kind(), ErrorKind::FileTooLarge);
+/// ```
+pub fn check_length(header: &Header, len: u64, opts: &ReadOptions) -> Result<()> {
+    if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
+        return Err(file_too_large(limit, len));
+    }
+    check_claim(header, opts)?;
+    let end = header
+        .payload_offset()
+        .saturating_add(header.payload_len() as u64);
+    if len < end {
+        return Err(truncated_file(end, len));
+    }
+    if len > end && !opts.allow_trailing_bytes {
+        return Err(trailing(end));
+    }
+    Ok(())
+}
+
+fn truncated_file(payload_end: u64, len: u64) -> Error {
+    Error::new(
+        ErrorKind::Truncated,
+        len,
+        format!("{payload_end} bytes (the header's claim)"),
+    )
+    .found(format!("a file of {len} bytes"))
 }
 
 /// Checks the total size a header implies against the file-size limit.
@@ -332,12 +398,7 @@ fn read_stream<R: Read, S: Sink>(
         .saturating_add(header.payload_len() as u64);
     if let Some(len) = file_len {
         if len < payload_end {
-            return Err(Error::new(
-                ErrorKind::Truncated,
-                len,
-                format!("{payload_end} bytes (the header's claim)"),
-            )
-            .found(format!("a file of {len} bytes")));
+            return Err(truncated_file(payload_end, len));
         }
     }
     let sink = make(&header);

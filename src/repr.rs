@@ -1,7 +1,9 @@
-//! Python `repr` of the values a header holds: strings, integers, shape tuples.
+//! Python `repr` of the values a header holds (strings, integers, shape tuples) and of
+//! array values (floats).
 //!
 //! The writer and the literal renderer share these so that what npyguard
-//! writes is byte-identical to what `np.save` writes.
+//! writes is byte-identical to what `np.save` writes; `dump`, `compare` and the
+//! renderers ([`crate::render`]) share the one float repr, [`py_float`].
 //!
 //! Python escapes a character in `repr` when `str.isprintable()` is false for
 //! it. [`is_printable`] reproduces that for ASCII, Latin-1 and the Unicode
@@ -48,6 +50,82 @@ pub fn is_printable(c: char) -> bool {
         (0xf0000, 0x10ffff),
     ];
     !NON_PRINTABLE.iter().any(|&(lo, hi)| (lo..=hi).contains(&u))
+}
+
+/// Python's `repr` of a float: the shortest digits that read back to the same value, in
+/// exponent form outside `1e-4 <= |v| < 1e16` with Python's two-digit signed exponent.
+///
+/// ```
+/// use npyguard::repr::py_float;
+/// assert_eq!(py_float(1.0), "1.0");
+/// assert_eq!(py_float(-0.0), "-0.0");
+/// assert_eq!(py_float(0.0001), "0.0001");
+/// assert_eq!(py_float(0.00001), "1e-05");
+/// assert_eq!(py_float(1.5e16), "1.5e+16");
+/// assert_eq!(py_float(f64::NAN), "nan");
+/// assert_eq!(py_float(f64::NEG_INFINITY), "-inf");
+/// ```
+pub fn py_float(v: f64) -> String {
+    float_text(v, v)
+}
+
+/// [`py_float`] with the shortest digits that read back to the same `f32` (`0.1`, where
+/// Python's repr of the widened value is `0.10000000149011612`).
+///
+/// ```
+/// assert_eq!(npyguard::repr::py_f32(0.1), "0.1");
+/// assert_eq!(npyguard::repr::py_f32(3e-8), "3e-08");
+/// ```
+pub fn py_f32(v: f32) -> String {
+    float_text(v, f64::from(v))
+}
+
+/// [`py_float`] with the shortest digits that read back to the same IEEE binary16 value
+/// (given as its bits): `0.1`, not `0.0999755859375`.
+///
+/// ```
+/// assert_eq!(npyguard::repr::py_f16(0x2e66), "0.1");
+/// assert_eq!(npyguard::repr::py_f16(0x3c00), "1.0");
+/// assert_eq!(npyguard::repr::py_f16(0x7c00), "inf");
+/// ```
+pub fn py_f16(bits: u16) -> String {
+    let x = crate::array::f16_bits_to_f64(bits);
+    if x.is_finite() {
+        for digits in 0..6usize {
+            let s = format!("{x:.digits$e}");
+            match s.parse::<f64>() {
+                Ok(back) if crate::array::f64_to_f16_bits(back) == bits => return py_float(back),
+                _ => {}
+            }
+        }
+    }
+    py_float(x)
+}
+
+/// `v` as Rust writes its shortest digits, in Python's layout; `wide` is `v` as an `f64`.
+fn float_text<T: fmt::Display + fmt::LowerExp>(v: T, wide: f64) -> String {
+    if wide.is_nan() {
+        return "nan".to_string();
+    }
+    if wide.is_infinite() {
+        return if wide > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    let a = wide.abs();
+    if a != 0.0 && !(1e-4..1e16).contains(&a) {
+        let s = format!("{v:e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let (sign, digits) = match exp.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', exp),
+        };
+        return format!("{mantissa}e{sign}{digits:0>2}");
+    }
+    let s = format!("{v}");
+    if s.contains('.') {
+        s
+    } else {
+        format!("{s}.0")
+    }
 }
 
 /// Writes `s` as Python's `repr(s)` does: quotes chosen as Python chooses, escapes as Python writes them.

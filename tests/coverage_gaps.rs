@@ -725,10 +725,11 @@ mod npz {
         assert!(b.offset() > a.offset() + a.compressed_size());
         assert_ne!(a.crc32(), b.crc32());
         assert_eq!(ar.verify_member("a.npy").unwrap(), a.size());
+        // Keys or full names, as NumPy looks members up.
+        assert_eq!(ar.verify_member("a").unwrap(), a.size());
         assert_eq!(
-            ar.verify_member("a").unwrap_err().kind(),
-            ErrorKind::MemberNotFound,
-            "full names only"
+            ar.verify_member("c").unwrap_err().kind(),
+            ErrorKind::MemberNotFound
         );
         let all = npz::read_npz_bytes(&z, &ReadOptions::default()).unwrap();
         assert_eq!(all, ar.read_all().unwrap());
@@ -860,10 +861,12 @@ mod npz {
         }
         let z = buf.into_inner();
         let mut archive = open(&z).unwrap();
+        // NumPy sniffs the content (and would return b"hi"): not .npy data, so not an array.
         let not_npy = archive.array("notes.txt").unwrap_err();
-        assert_eq!(
-            not_npy.found_text(),
-            Some("a member \"notes.txt\" that is not .npy (not an array)")
+        assert_eq!(not_npy.kind(), ErrorKind::BadMagic);
+        assert!(
+            not_npy.expected().ends_with("in npz member \"notes.txt\""),
+            "{not_npy}"
         );
         let missing = archive.array("nope").unwrap_err();
         assert_eq!(missing.found_text(), Some("no such member"));
@@ -915,17 +918,17 @@ mod npz {
             (
                 "locator: pointing at a local header",
                 patch(loc + 8, &0u64.to_le_bytes()),
-                "a zip64 end record (PK\\x06\\x06)",
+                "a 56-byte zip64 end record",
             ),
             (
                 "record: bad signature",
                 patch(3, &[7]),
-                "a zip64 end record (PK\\x06\\x06)",
+                "a 56-byte zip64 end record",
             ),
             (
                 "record: size too long",
                 patch(4, &45u64.to_le_bytes()),
-                "a zip64 end record (PK\\x06\\x06)",
+                "a 56-byte zip64 end record",
             ),
             (
                 "record: on disk 1",

@@ -103,12 +103,18 @@ pub fn convert(array: Array, output: &Path, args: &DatasetArgs) -> Result<ExitCo
     };
     let shape = array.shape().to_vec();
     let dtype = array.dtype().typestr();
-    let ds = Dataset::new(array, layout).map_err(|e| {
-        format!(
-            "cannot write a {dtype} array of shape {shape:?} as {}: {e}",
-            layout.name()
-        )
-    })?;
+    // The input does not fit the layout, or would need work no byte of it backs: an
+    // input error (exit 1), like any other refusal of the input.
+    let ds = match Dataset::new(array, layout) {
+        Ok(ds) => ds,
+        Err(e) => {
+            eprintln!(
+                "npyguard: cannot write a {dtype} array of shape {shape:?} as {}: {e}",
+                layout.name()
+            );
+            return Ok(ExitCode::from(1));
+        }
+    };
     let rows_per_batch = args.batch_rows.unwrap_or_else(|| ds.default_batch_rows());
     let total = ds.num_input_rows();
     let bar = (std::io::stderr().is_terminal() && total > rows_per_batch).then(|| {

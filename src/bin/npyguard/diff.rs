@@ -4,11 +4,13 @@
 //! Exit codes: 0 equal within tolerance, 1 different (the report is printed),
 //! 2 usage errors or a file that cannot be read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npyguard::compare::{compare, CompareOptions, Incompatibility, Report};
-use npyguard::{npz, read_path, Array, ReadOptions};
+use npyguard::{npz, Array, ReadOptions};
+
+use super::input::Input;
 use serde_json::{json, Value};
 
 /// Arguments of `npyguard diff`.
@@ -64,31 +66,45 @@ impl DiffArgs {
     }
 }
 
-fn read(path: &Path, opts: &ReadOptions) -> Result<Array, String> {
-    read_path(path, opts).map_err(|e| format!("{}: {e}", path.display()))
+/// Opens and reads both inputs: `Err` is the exit-2 message (usage or OS error), `Ok(Err)`
+/// an invalid input, already reported (exit 1).
+fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, String> {
+    let a = match super::open_or_exit(&args.a)? {
+        Ok(i) => i,
+        Err(code) => return Ok(Err(code)),
+    };
+    let b = match super::open_or_exit(&args.b)? {
+        Ok(i) => i,
+        Err(code) => return Ok(Err(code)),
+    };
+    if a.is_npz() != b.is_npz() {
+        return Err(format!(
+            "{} and {}: an .npz archive can only be compared with another .npz archive",
+            args.a.display(),
+            args.b.display()
+        ));
+    }
+    Ok(Ok((a, b)))
 }
 
-/// Runs `diff`: `Err` (exit 2) when a file cannot be read or the options are invalid.
-/// Two `.npz` archives are compared member by member (matched by array name).
 pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
     let read_opts = args.limits.options();
     let opts = args.options();
-    match (
-        super::npz_cli::is_npz(&args.a),
-        super::npz_cli::is_npz(&args.b),
-    ) {
-        (false, false) => {}
-        (true, true) => return archives(args, &read_opts, &opts),
-        _ => {
-            return Err(format!(
-                "{} and {}: an .npz archive can only be compared with another .npz archive",
-                args.a.display(),
-                args.b.display()
-            ))
-        }
+    let (a, b) = match open_pair(args)? {
+        Ok(pair) => pair,
+        Err(code) => return Ok(code),
+    };
+    if a.is_npz() {
+        return archives(args, a, b, &read_opts, &opts);
     }
-    let a = read(&args.a, &read_opts)?;
-    let b = read(&args.b, &read_opts)?;
+    let a = match super::read_or_exit(&args.a, a, &read_opts)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let b = match super::read_or_exit(&args.b, b, &read_opts)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
     let report = compare(&a, &b, &opts).map_err(|e| e.to_string())?;
     if args.json {
         let labels = [args.a.display().to_string(), args.b.display().to_string()];
@@ -111,25 +127,47 @@ fn exit(equal: bool) -> ExitCode {
 /// One pair of arrays is in memory at a time.
 fn archives(
     args: &DiffArgs,
+    a: Input,
+    b: Input,
     read_opts: &ReadOptions,
     opts: &CompareOptions,
 ) -> Result<ExitCode, String> {
-    let open = |p: &Path| npz::open(p, read_opts).map_err(|e| format!("{}: {e}", p.display()));
-    let (mut za, mut zb) = (open(&args.a)?, open(&args.b)?);
+    let (mut za, mut zb) = match (a.archive(read_opts), b.archive(read_opts)) {
+        (Ok(za), Ok(zb)) => (za, zb),
+        (Err(e), _) => return super::fail_code(&args.a, e),
+        (_, Err(e)) => return super::fail_code(&args.b, e),
+    };
     let names =
         |z: &npz::NpzArchive<_>| z.array_names().map(str::to_string).collect::<Vec<String>>();
     let (names_a, names_b) = (names(&za), names(&zb));
-    let only_a: Vec<&String> = names_a.iter().filter(|n| !names_b.contains(n)).collect();
-    let only_b: Vec<&String> = names_b.iter().filter(|n| !names_a.contains(n)).collect();
+    // Hashed look-ups: two archives of 65 536 members compare in linear time.
+    let (in_a, in_b) = (
+        super::npz_cli::key_set(&names_a),
+        super::npz_cli::key_set(&names_b),
+    );
+    let only_a: Vec<&String> = names_a
+        .iter()
+        .filter(|n| !in_b.contains_key(n.as_str()))
+        .collect();
+    let only_b: Vec<&String> = names_b
+        .iter()
+        .filter(|n| !in_a.contains_key(n.as_str()))
+        .collect();
     let mut equal = only_a.is_empty() && only_b.is_empty();
     let mut members = Vec::new();
-    for name in names_a.iter().filter(|n| names_b.contains(n)) {
+    for name in names_a.iter().filter(|n| in_b.contains_key(n.as_str())) {
         let labels = [
             format!("{}[{name}]", args.a.display()),
             format!("{}[{name}]", args.b.display()),
         ];
-        let a = za.array(name).map_err(|e| format!("{}: {e}", labels[0]))?;
-        let b = zb.array(name).map_err(|e| format!("{}: {e}", labels[1]))?;
+        let a = match za.array(name) {
+            Ok(x) => x,
+            Err(e) => return super::fail_code(&args.a, e),
+        };
+        let b = match zb.array(name) {
+            Ok(x) => x,
+            Err(e) => return super::fail_code(&args.b, e),
+        };
         let report = compare(&a, &b, opts).map_err(|e| e.to_string())?;
         equal &= report.is_equal();
         if args.json {

@@ -4,18 +4,19 @@
 
 mod dataset_cli;
 mod diff;
+mod input;
 mod npz_cli;
-mod render;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use npyguard::{read_header, read_path, Array, Header, ReadOptions};
+use npyguard::{Array, Header, ReadOptions};
 use serde_json::{json, Value};
 
-use render::Style;
+use input::{Failure, Input};
+use npyguard::render::{self, Style};
 
 #[derive(Parser)]
 #[command(
@@ -217,43 +218,63 @@ fn error_json(path: &Path, e: &npyguard::Error) -> Value {
     })
 }
 
-fn open_header(path: &Path, opts: &ReadOptions) -> Result<Header, npyguard::Error> {
-    let file = std::fs::File::open(path).map_err(|e| npyguard::Error::io(0, e))?;
-    read_header(std::io::BufReader::new(file), opts)
-}
-
-fn is_io(e: &npyguard::Error) -> bool {
-    e.kind() == npyguard::ErrorKind::Io
+/// The exit code of a run in which `os` (usage/OS errors) or `invalid` (invalid input) happened.
+fn exit_code(os: bool, invalid: bool) -> ExitCode {
+    if os {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
-    let mut code = ExitCode::SUCCESS;
+    let (mut os, mut invalid) = (false, false);
     for path in files {
-        if npz_cli::is_npz(path) {
-            if let Some(c) = npz_cli::inspect(path, opts, as_json) {
-                code = ExitCode::from(c);
+        let outcome = input::open(path).and_then(|input| {
+            if input.is_npz() {
+                return npz_cli::inspect(path, input, opts, as_json);
             }
-            continue;
-        }
-        match open_header(path, opts) {
-            Ok(h) => {
-                if as_json {
-                    println!("{}", header_json(path, &h));
-                } else {
-                    print_header(&path.display().to_string(), &h);
-                }
+            let h = input
+                .inspect_npy(opts)
+                .map_err(|e| input::classify(path, e))?;
+            if as_json {
+                println!("{}", header_json(path, &h));
+            } else {
+                print_header(&path.display().to_string(), &h);
             }
-            Err(e) => {
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => {}
+            Err(Failure::Os(msg)) => {
+                os = true;
+                report_os(path, &msg, as_json);
+            }
+            Err(Failure::Invalid(e)) => {
+                invalid = true;
                 if as_json {
                     println!("{}", error_json(path, &e));
                 } else {
                     eprintln!("{}: {e}", path.display());
                 }
-                code = ExitCode::from(if is_io(&e) { 2 } else { 1 });
             }
         }
     }
-    Ok(code)
+    Ok(exit_code(os, invalid))
+}
+
+/// Reports an OS error: on stderr, and in JSON mode also as a result object on stdout.
+fn report_os(path: &Path, msg: &str, as_json: bool) {
+    eprintln!("npyguard: {msg}");
+    if as_json {
+        println!("{}", os_json(path, msg));
+    }
+}
+
+fn os_json(path: &Path, msg: &str) -> Value {
+    json!({"file": path.display().to_string(), "ok": false, "kind": "io", "offset": null, "message": msg})
 }
 
 /// The text `inspect` prints for one header, under `label`.
@@ -283,76 +304,115 @@ fn print_header(label: &str, h: &Header) {
 }
 
 fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
-    let mut any_bad = false;
-    let mut any_io = false;
+    let (mut os, mut invalid) = (false, false);
     let mut results = Vec::new();
     for path in files {
-        let outcome = if npz_cli::is_npz(path) {
-            npz_cli::validate(path, opts)
-        } else {
-            read_path(path, opts).map(|a| json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}))
-        };
-        match outcome {
-            Ok(a) => {
-                if as_json {
-                    results.push(a);
-                }
+        let outcome = input::open(path).and_then(|input| {
+            if input.is_npz() {
+                return npz_cli::validate(path, input, opts);
             }
-            Err(e) => {
-                any_bad = true;
-                any_io |= is_io(&e) && e.offset() == 0;
-                if as_json {
-                    results.push(error_json(path, &e));
-                } else {
+            let a = input.read_npy(opts).map_err(|e| input::classify(path, e))?;
+            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}))
+        });
+        match outcome {
+            Ok(v) => results.push(v),
+            Err(Failure::Os(msg)) => {
+                os = true;
+                eprintln!("npyguard: {msg}");
+                results.push(os_json(path, &msg));
+            }
+            Err(Failure::Invalid(e)) => {
+                invalid = true;
+                if !as_json {
                     println!("{}: {e}", path.display());
                 }
+                results.push(error_json(path, &e));
             }
         }
     }
     if as_json {
         println!("{}", Value::Array(results));
     }
-    Ok(if any_io {
-        ExitCode::from(2)
-    } else if any_bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(os, invalid))
 }
 
-fn read_or_exit(path: &Path, opts: &ReadOptions) -> Result<Result<Array, ExitCode>, String> {
-    match read_path(path, opts) {
+/// Opens and reads a `.npy` path, or says what to exit with: an OS error is returned as the
+/// exit-2 message, an invalid file is reported here (exit 1).
+fn read_or_exit(
+    path: &Path,
+    input: Input,
+    opts: &ReadOptions,
+) -> Result<Result<Array, ExitCode>, String> {
+    match input.read_npy(opts) {
         Ok(a) => Ok(Ok(a)),
-        Err(e) if is_io(&e) && e.offset() == 0 => Err(format!("{}: {e}", path.display())),
-        Err(e) => {
+        Err(e) => fail(path, e),
+    }
+}
+
+/// An error while reading `path`: exit 2 (returned as the message) for an OS error, else
+/// printed here and exit 1.
+fn fail<T>(path: &Path, e: npyguard::Error) -> Result<Result<T, ExitCode>, String> {
+    fail_code(path, e).map(Err)
+}
+
+/// [`fail`] as the exit code itself.
+fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, String> {
+    match input::classify(path, e) {
+        Failure::Os(msg) => Err(msg),
+        Failure::Invalid(e) => {
             eprintln!("{}: {e}", path.display());
-            Ok(Err(ExitCode::from(1)))
+            Ok(ExitCode::from(1))
         }
     }
 }
 
-fn dump(path: &Path, opts: &ReadOptions, as_json: bool, full: bool) -> Result<ExitCode, String> {
-    if npz_cli::is_npz(path) {
-        return npz_cli::dump(path, opts, as_json, full);
+/// [`input::open`], with an invalid input reported (exit 1) and an OS error returned (exit 2).
+fn open_or_exit(path: &Path) -> Result<Result<Input, ExitCode>, String> {
+    match input::open(path) {
+        Ok(i) => Ok(Ok(i)),
+        Err(Failure::Os(msg)) => Err(msg),
+        Err(Failure::Invalid(e)) => fail(path, e),
     }
-    let array = match read_or_exit(path, opts)? {
+}
+
+fn dump(path: &Path, opts: &ReadOptions, as_json: bool, full: bool) -> Result<ExitCode, String> {
+    let input = match open_or_exit(path)? {
+        Ok(i) => i,
+        Err(code) => return Ok(code),
+    };
+    if input.is_npz() {
+        return npz_cli::dump(path, input, opts, as_json, full);
+    }
+    let array = match read_or_exit(path, input, opts)? {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    let mut out = std::io::stdout().lock();
-    if as_json {
-        writeln!(out, "{}", array_json(&array)?).map_err(|e| e.to_string())?;
+    let text = if as_json {
+        array_json(&array)
     } else {
-        writeln!(out, "{}", array_text(&array, full)?).map_err(|e| e.to_string())?;
-    }
+        array_text(&array, full)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return fail_code(path, e),
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The JSON object `dump --json` prints for one array.
-fn array_json(array: &Array) -> Result<String, String> {
-    let data = render::values(array, Style::Json).map_err(|e| e.to_string())?;
-    let shape = serde_json::to_string(array.shape()).map_err(|e| e.to_string())?;
+fn array_json(array: &Array) -> npyguard::Result<String> {
+    let data = render::values(array, Style::Json)?;
+    let shape = format!(
+        "[{}]",
+        array
+            .shape()
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let descr = descr_json(array.header());
     Ok(format!(
         "{{\"descr\": {descr}, \"shape\": {shape}, \"fortran_order\": {}, \"data\": {data}}}",
@@ -361,9 +421,9 @@ fn array_json(array: &Array) -> Result<String, String> {
 }
 
 /// The NumPy-like text `dump` prints for one array.
-fn array_text(array: &Array, full: bool) -> Result<String, String> {
+fn array_text(array: &Array, full: bool) -> npyguard::Result<String> {
     let summarise = !full && array.len() > 1000;
-    let data = render::values(array, Style::Text { summarise }).map_err(|e| e.to_string())?;
+    let data = render::values(array, Style::Text { summarise })?;
     let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
     Ok(format!(
         "array({data}, dtype={}, shape={}, order='{}')",
@@ -382,15 +442,19 @@ fn convert(
     opts: &ReadOptions,
 ) -> Result<ExitCode, String> {
     dataset_cli::check(dataset, c_order)?;
-    let read = if npz_cli::is_npz(input) {
-        npz_cli::read_member(input, member, opts)?
+    let source = match open_or_exit(input)? {
+        Ok(i) => i,
+        Err(code) => return Ok(code),
+    };
+    let read = if source.is_npz() {
+        npz_cli::read_member(input, source, member, opts)?
     } else if member.is_some() {
         return Err(format!(
             "{}: --member applies to .npz input only",
             input.display()
         ));
     } else {
-        read_or_exit(input, opts)?
+        read_or_exit(input, source, opts)?
     };
     let array = match read {
         Ok(a) => a,

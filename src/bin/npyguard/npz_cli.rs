@@ -1,107 +1,56 @@
 //! `.npz` support for inspect, validate, dump and convert.
 //!
-//! A file is an archive when it starts with a zip signature (`PK\x03\x04`, or
-//! `PK\x05\x06` for an empty archive), or, when it starts with neither that nor
-//! the `.npy` magic, when its name ends in `.npz`. `--max-file-bytes` applies to
-//! each member's `.npy` bytes, `--max-members`, `--max-total-bytes` and
-//! `--max-ratio` to the archive. Errors inside a member name it.
+//! `--max-file-bytes` applies to each member's `.npy` bytes, `--max-members`,
+//! `--max-total-bytes` and `--max-ratio` to the archive. Errors inside a member name it.
+//! Keys are NumPy's: each member's name without a final `.npy`.
 
-use std::io::Read;
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use npyguard::npz::{self, Member, NpzArchive};
-use npyguard::{Array, Error, ReadOptions};
+use npyguard::npz::{self, Member};
+use npyguard::{Array, ReadOptions};
 use serde_json::{json, Value};
 
-/// Whether `path` is read as a `.npz` archive (see the module docs).
-pub fn is_npz(path: &Path) -> bool {
-    let mut head = [0u8; 6];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
-        .unwrap_or(0);
-    let head = head.get(..n).unwrap_or_default();
-    if npz::looks_like_npz(head) {
-        return true;
-    }
-    if head.starts_with(npyguard::preamble::MAGIC) {
-        return false;
-    }
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("npz"))
-}
+use super::input::{self, Failure, Input};
 
 fn label(path: &Path, member: &str) -> String {
     format!("{}[{member}]", path.display())
 }
 
-fn report(path: &Path, e: &Error, as_json: bool) {
-    if as_json {
-        println!("{}", super::error_json(path, e));
-    } else {
-        eprintln!("{}: {e}", path.display());
-    }
-}
-
-/// `inspect` of an archive: one header per `.npy` member (only headers are decompressed).
-/// Returns the exit code to report when something failed.
-pub fn inspect(path: &Path, opts: &ReadOptions, as_json: bool) -> Option<u8> {
-    let mut archive = match npz::open(path, opts) {
-        Ok(a) => a,
-        Err(e) => {
-            report(path, &e, as_json);
-            return Some(if super::is_io(&e) { 2 } else { 1 });
-        }
-    };
+/// `inspect` of an archive: one header per member (only headers are decompressed), after
+/// the members' declared sizes are checked against the limits a full read enforces.
+pub fn inspect(
+    path: &Path,
+    input: Input,
+    opts: &ReadOptions,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let classify = |e| input::classify(path, e);
+    let mut archive = input.archive(opts).map_err(classify)?;
+    archive.check_declared_sizes().map_err(classify)?;
     let members: Vec<Member> = archive.members().to_vec();
-    let mut code = None;
     for m in &members {
-        let Some(name) = m.array_name() else {
-            if as_json {
-                println!(
-                    "{}",
-                    json!({"file": path.display().to_string(), "member": m.name(), "npy": false, "bytes": m.size()})
-                );
-            } else {
-                println!(
-                    "{}: not a .npy member ({} bytes), not an array",
-                    label(path, m.name()),
-                    m.size()
-                );
+        let h = archive.header(m.name()).map_err(classify)?;
+        if as_json {
+            let mut v = super::header_json(path, &h);
+            if let Value::Object(map) = &mut v {
+                map.insert("member".into(), json!(m.name()));
+                map.insert("array".into(), json!(m.key()));
+                map.insert("compression".into(), json!(compression(m)));
+                map.insert("compressed_bytes".into(), json!(m.compressed_size()));
             }
-            continue;
-        };
-        match archive.header(m.name()) {
-            Ok(h) => {
-                if as_json {
-                    let mut v = super::header_json(path, &h);
-                    if let Value::Object(map) = &mut v {
-                        map.insert("member".into(), json!(m.name()));
-                        map.insert("array".into(), json!(name));
-                        map.insert("compression".into(), json!(compression(m)));
-                        map.insert("compressed_bytes".into(), json!(m.compressed_size()));
-                    }
-                    println!("{v}");
-                } else {
-                    super::print_header(&label(path, m.name()), &h);
-                    println!(
-                        "  compression:    {} ({} bytes stored)",
-                        compression(m),
-                        m.compressed_size()
-                    );
-                }
-            }
-            Err(e) => {
-                report(path, &e, as_json);
-                code = Some(if super::is_io(&e) && e.offset() == 0 {
-                    2
-                } else {
-                    1
-                });
-            }
+            println!("{v}");
+        } else {
+            super::print_header(&label(path, m.name()), &h);
+            println!(
+                "  compression:    {} ({} bytes stored)",
+                compression(m),
+                m.compressed_size()
+            );
         }
     }
-    code
+    Ok(())
 }
 
 fn compression(m: &Member) -> &'static str {
@@ -111,66 +60,49 @@ fn compression(m: &Member) -> &'static str {
     }
 }
 
-/// `validate` of an archive: every member decompressed to its end (CRC and sizes
-/// checked), every `.npy` member read as an array. Returns the JSON result.
-pub fn validate(path: &Path, opts: &ReadOptions) -> Result<Value, Error> {
-    let mut archive = npz::open(path, opts)?;
-    let members: Vec<Member> = archive.members().to_vec();
+/// `validate` of an archive: every member read as an array (CRC and sizes checked).
+/// Returns the JSON result.
+pub fn validate(path: &Path, input: Input, opts: &ReadOptions) -> Result<Value, Failure> {
+    let classify = |e| input::classify(path, e);
+    let mut archive = input.archive(opts).map_err(classify)?;
     let mut arrays = Vec::new();
-    for m in &members {
-        match m.array_name() {
-            Some(name) => {
-                let a = archive.array(m.name())?;
-                arrays.push(json!({"name": name, "descr": super::descr_json(a.header()), "shape": a.shape()}));
-            }
-            None => {
-                archive.verify_member(m.name())?;
-            }
-        }
+    for item in archive.arrays() {
+        let (name, a) = item.map_err(classify)?;
+        arrays.push(
+            json!({"name": name, "descr": super::descr_json(a.header()), "shape": a.shape()}),
+        );
     }
     Ok(
-        json!({"file": path.display().to_string(), "ok": true, "arrays": arrays, "members": members.len()}),
+        json!({"file": path.display().to_string(), "ok": true, "arrays": arrays, "members": archive.members().len()}),
     )
-}
-
-fn open_or_exit(
-    path: &Path,
-    opts: &ReadOptions,
-) -> Result<Result<NpzArchive<std::io::BufReader<std::fs::File>>, ExitCode>, String> {
-    npz::open(path, opts).map(Ok).or_else(|e| fail(path, e))
-}
-
-fn fail<T>(path: &Path, e: Error) -> Result<Result<T, ExitCode>, String> {
-    if super::is_io(&e) && e.offset() == 0 {
-        return Err(format!("{}: {e}", path.display()));
-    }
-    eprintln!("{}: {e}", path.display());
-    Ok(Err(ExitCode::from(1)))
 }
 
 /// `dump` of an archive: `{"arrays": {NAME: <dump --json of one array>, ...}}` in archive
 /// order, or in text mode `NAME = array(...)` per array.
 pub fn dump(
     path: &Path,
+    input: Input,
     opts: &ReadOptions,
     as_json: bool,
     full: bool,
 ) -> Result<ExitCode, String> {
-    let mut archive = match open_or_exit(path, opts)? {
+    let mut archive = match input.archive(opts) {
         Ok(a) => a,
-        Err(code) => return Ok(code),
+        Err(e) => return super::fail_code(path, e),
     };
     let mut parts = Vec::new();
     for item in archive.arrays() {
-        let (name, array) = match item {
-            Ok(x) => x,
-            Err(e) => return fail::<()>(path, e).map(|r| r.err().unwrap_or(ExitCode::from(1))),
-        };
-        let key = serde_json::to_string(&name).map_err(|e| e.to_string())?;
-        if as_json {
-            parts.push(format!("{key}: {}", super::array_json(&array)?));
-        } else {
-            parts.push(format!("{name} = {}", super::array_text(&array, full)?));
+        let rendered = item.and_then(|(name, array)| {
+            if as_json {
+                let key = serde_json::to_string(&name).unwrap_or_default();
+                Ok(format!("{key}: {}", super::array_json(&array)?))
+            } else {
+                Ok(format!("{name} = {}", super::array_text(&array, full)?))
+            }
+        });
+        match rendered {
+            Ok(p) => parts.push(p),
+            Err(e) => return super::fail_code(path, e),
         }
     }
     if as_json {
@@ -186,12 +118,13 @@ pub fn dump(
 /// The array `convert` writes from an archive: `--member NAME`, or the only array.
 pub fn read_member(
     path: &Path,
+    input: Input,
     member: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<Result<Array, ExitCode>, String> {
-    let mut archive = match open_or_exit(path, opts)? {
+    let mut archive = match input.archive(opts) {
         Ok(a) => a,
-        Err(code) => return Ok(Err(code)),
+        Err(e) => return super::fail(path, e),
     };
     let names: Vec<String> = archive.array_names().map(str::to_string).collect();
     let name = match (member, names.as_slice()) {
@@ -208,6 +141,15 @@ pub fn read_member(
     };
     match archive.array(&name) {
         Ok(a) => Ok(Ok(a)),
-        Err(e) => fail(path, e),
+        Err(e) => super::fail(path, e),
     }
+}
+
+/// Keys of archive `b` by name, to match `a`'s keys in one hashed look-up each.
+pub fn key_set<'a>(names: &'a [String]) -> HashMap<&'a str, usize> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect()
 }

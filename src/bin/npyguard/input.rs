@@ -1,0 +1,156 @@
+//! Opening an input path: once, whatever it is.
+//!
+//! A path is opened exactly once: its format is sniffed from the first bytes of that one
+//! open file, and the same file is then read. A FIFO fed once by another process is
+//! therefore read, not waited on forever; a `.npy` from a FIFO or device is streamed (the
+//! limits are enforced on the bytes that arrive); a `.npz` needs a seekable regular file
+//! and is refused at once otherwise. A directory, a missing file or any other OS error is
+//! exit 2 with the path and the OS message (no byte offset).
+//!
+//! A file is an archive when it starts with a zip signature (`PK\x03\x04`, or
+//! `PK\x05\x06` for an empty archive), or, when it starts with neither that nor
+//! the `.npy` magic, when its name ends in `.npz`.
+
+use std::fs::File;
+use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use npyguard::npz::{self, NpzArchive};
+use npyguard::{Array, Error, ErrorKind, Header, ReadOptions};
+
+/// Bytes read to tell `.npy` from `.npz`.
+const SNIFF: usize = 6;
+
+/// An opened input, by format.
+pub enum Input {
+    /// A `.npy` in a regular file, positioned at its start.
+    NpyFile(File),
+    /// A `.npy` from a FIFO or device: the sniffed bytes, then the rest of the stream.
+    NpyStream(std::io::Chain<Cursor<Vec<u8>>, File>),
+    /// A `.npz` in a regular file, positioned at its start.
+    Npz(File),
+}
+
+/// What went wrong, and the exit code it means.
+pub enum Failure {
+    /// Usage or OS error (exit 2): the message to print.
+    Os(String),
+    /// The input is invalid (exit 1): the error, already printed or to be printed by the caller.
+    Invalid(Error),
+}
+
+/// `path: OS message`, the text of an exit-2 error.
+pub fn os_message(path: &Path, e: &Error) -> String {
+    format!(
+        "{}: {}",
+        path.display(),
+        e.found_text().unwrap_or(e.expected())
+    )
+}
+
+/// An error as the exit code it means: I/O errors are the OS's (exit 2), the rest are the input's (exit 1).
+pub fn classify(path: &Path, e: Error) -> Failure {
+    if e.kind() == ErrorKind::Io {
+        Failure::Os(os_message(path, &e))
+    } else {
+        Failure::Invalid(e)
+    }
+}
+
+/// Opens `path` once and tells its format from its first bytes.
+pub fn open(path: &Path) -> Result<Input, Failure> {
+    let os = |e: std::io::Error| Failure::Os(format!("{}: {e}", path.display()));
+    let mut file = File::open(path).map_err(os)?;
+    let meta = file.metadata().map_err(os)?;
+    if meta.is_dir() {
+        return Err(Failure::Os(format!("{}: is a directory", path.display())));
+    }
+    let mut head = Vec::with_capacity(SNIFF);
+    (&mut file)
+        .take(SNIFF as u64)
+        .read_to_end(&mut head)
+        .map_err(os)?;
+    let is_npz = looks_npz(path, &head);
+    if meta.is_file() {
+        file.seek(SeekFrom::Start(0)).map_err(os)?;
+        return Ok(if is_npz {
+            Input::Npz(file)
+        } else {
+            Input::NpyFile(file)
+        });
+    }
+    if is_npz {
+        return Err(Failure::Os(format!(
+            "{}: a .npz archive must be a seekable regular file (this is a FIFO, socket or device)",
+            path.display()
+        )));
+    }
+    Ok(Input::NpyStream(Cursor::new(head).chain(file)))
+}
+
+fn looks_npz(path: &Path, head: &[u8]) -> bool {
+    if npz::looks_like_npz(head) {
+        return true;
+    }
+    if head.starts_with(npyguard::preamble::MAGIC) {
+        return false;
+    }
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npz"))
+}
+
+impl Input {
+    /// Whether this is an archive.
+    pub fn is_npz(&self) -> bool {
+        matches!(self, Input::Npz(_))
+    }
+
+    /// Reads the whole `.npy` (an archive is refused: callers dispatch on [`is_npz`](Input::is_npz)).
+    pub fn read_npy(self, opts: &ReadOptions) -> npyguard::Result<Array> {
+        match self {
+            Input::NpyFile(f) => npyguard::read::read_file(f, opts),
+            Input::NpyStream(s) => npyguard::read_from(s, opts),
+            Input::Npz(_) => Err(not_npy()),
+        }
+    }
+
+    /// Reads a `.npy` header and checks it as a full read would, as far as the file length
+    /// tells (limits, truncation, trailing bytes) without reading the payload.
+    pub fn inspect_npy(self, opts: &ReadOptions) -> npyguard::Result<Header> {
+        match self {
+            Input::NpyFile(f) => {
+                let len = npyguard::read::file_length(&f, opts)?;
+                let h = npyguard::read_header(BufReader::new(f), opts)?;
+                if let Some(len) = len {
+                    npyguard::read::check_length(&h, len, opts)?;
+                }
+                Ok(h)
+            }
+            Input::NpyStream(s) => {
+                let h = npyguard::read_header(s, opts)?;
+                npyguard::read::check_length(&h, h.payload_offset(), opts).or_else(|e| {
+                    // Only the header has arrived: the claim is checked, not the length.
+                    if e.kind() == ErrorKind::Truncated {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })?;
+                Ok(h)
+            }
+            Input::Npz(_) => Err(not_npy()),
+        }
+    }
+
+    /// Opens the archive (a `.npy` is refused).
+    pub fn archive(self, opts: &ReadOptions) -> npyguard::Result<NpzArchive<BufReader<File>>> {
+        match self {
+            Input::Npz(f) => NpzArchive::new(BufReader::new(f), opts),
+            _ => Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data")),
+        }
+    }
+}
+
+fn not_npy() -> Error {
+    Error::new(ErrorKind::BadMagic, 0, "a .npy file").found("a zip archive")
+}

@@ -1,0 +1,130 @@
+//! Writing archives as `np.savez` and `np.savez_compressed` do, through the `zip` crate.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::path::Path;
+
+use super::NPY_SUFFIX;
+use crate::array::Array;
+use crate::error::{Error, ErrorKind, Result};
+
+/// The name NumPy gives the `i`-th unnamed array: `arr_{i}`.
+pub fn positional_name(i: usize) -> String {
+    format!("arr_{i}")
+}
+
+/// Names arrays as `np.savez(file, *positional, **named)` does: the named
+/// arrays first, in order, then the positional ones as `arr_0`, `arr_1`…
+/// [`ErrorKind::InvalidInput`] if a name repeats (NumPy: "Cannot use un-named
+/// variables and keyword arr_0").
+pub fn name_arrays<'a>(
+    positional: &[&'a Array],
+    named: &[(&str, &'a Array)],
+) -> Result<Vec<(String, &'a Array)>> {
+    let mut out: Vec<(String, &'a Array)> =
+        named.iter().map(|(n, a)| ((*n).to_string(), *a)).collect();
+    for (i, a) in positional.iter().enumerate() {
+        out.push((positional_name(i), *a));
+    }
+    let mut seen = HashSet::with_capacity(out.len());
+    for (n, _) in &out {
+        if !seen.insert(n.as_str()) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                0,
+                "array names that are all different",
+            )
+            .found(format!("{n:?} twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `arrays` as `np.savez` does (members stored) and returns the writer.
+/// Each `(name, array)` becomes member `name.npy` (`.npy` is always appended, as NumPy does).
+pub fn savez<W: Write + Seek, S: AsRef<str>>(w: W, arrays: &[(S, &Array)]) -> Result<W> {
+    write_npz(w, arrays, zip::CompressionMethod::Stored)
+}
+
+/// Writes `arrays` as `np.savez_compressed` does (members deflated) and returns the writer.
+pub fn savez_compressed<W: Write + Seek, S: AsRef<str>>(w: W, arrays: &[(S, &Array)]) -> Result<W> {
+    write_npz(w, arrays, zip::CompressionMethod::Deflated)
+}
+
+/// [`savez`] to a new file at `path` (replacing any file there).
+pub fn savez_path<S: AsRef<str>>(path: impl AsRef<Path>, arrays: &[(S, &Array)]) -> Result<()> {
+    let file = File::create(path).map_err(|e| Error::io(0, e))?;
+    savez(io::BufWriter::new(file), arrays)?
+        .flush()
+        .map_err(|e| Error::io(0, e))
+}
+
+/// [`savez_compressed`] to a new file at `path` (replacing any file there).
+pub fn savez_compressed_path<S: AsRef<str>>(
+    path: impl AsRef<Path>,
+    arrays: &[(S, &Array)],
+) -> Result<()> {
+    let file = File::create(path).map_err(|e| Error::io(0, e))?;
+    savez_compressed(io::BufWriter::new(file), arrays)?
+        .flush()
+        .map_err(|e| Error::io(0, e))
+}
+
+fn write_npz<W: Write + Seek, S: AsRef<str>>(
+    w: W,
+    arrays: &[(S, &Array)],
+    method: zip::CompressionMethod,
+) -> Result<W> {
+    let mut seen = HashSet::with_capacity(arrays.len());
+    for (name, _) in arrays {
+        let name = name.as_ref();
+        let member_len = name.len().saturating_add(NPY_SUFFIX.len());
+        if name.contains('\0') || member_len > usize::from(u16::MAX) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                0,
+                "an array name without NUL, at most 65 531 bytes",
+            )
+            .found(format!(
+                "{:?}",
+                name.get(..name.len().min(64)).unwrap_or_default()
+            )));
+        }
+        if !seen.insert(name) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                0,
+                "array names that are all different",
+            )
+            .found(format!("{name:?} twice")));
+        }
+    }
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(method)
+        .large_file(true)
+        .unix_permissions(0o600)
+        .last_modified_time(zip::DateTime::default());
+    let mut zip = zip::ZipWriter::new(w);
+    for (name, array) in arrays {
+        let member = format!("{}{NPY_SUFFIX}", name.as_ref());
+        zip.start_file(member.as_str(), options)
+            .map_err(|e| write_error(e, &member))?;
+        crate::write::to_writer(&mut zip, array).map_err(|e| e.in_member(&member))?;
+    }
+    zip.finish()
+        .map_err(|e| write_error(e, "(central directory)"))
+}
+
+fn write_error(e: zip::result::ZipError, member: &str) -> Error {
+    match e {
+        zip::result::ZipError::Io(io) => Error::io(0, io),
+        other => Error::new(
+            ErrorKind::InvalidInput,
+            0,
+            "a member the zip writer accepts",
+        )
+        .found(other.to_string()),
+    }
+    .in_member(member)
+}
