@@ -865,6 +865,17 @@ struct Geom {
 }
 
 impl Geom {
+    /// The table geometry of `array`, for every conversion (datasets, non-zeros, CSR). A
+    /// zero-size array (shape `(2**40, 0)` or `(0, 2**60)`) has rows or columns that no
+    /// byte backs, and each costs a field, an index entry, a loop step or a line of output:
+    /// they are bounded here, once ([`Header::check_backed`](crate::Header::check_backed)).
+    fn of(array: &Array) -> Result<Geom> {
+        let g = Geom::new(array.shape(), array.fortran_order())?;
+        array.header().check_backed(g.rows as u64, "table rows")?;
+        array.header().check_backed(g.cols as u64, "table columns")?;
+        Ok(g)
+    }
+
     fn new(shape: &[usize], fortran: bool) -> Result<Geom> {
         match *shape {
             [] => Ok(Geom {
@@ -1186,7 +1197,7 @@ impl Dataset {
     /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
     /// ```
     pub fn new(array: Array, layout: Layout) -> Result<Dataset> {
-        let geom = Geom::new(array.shape(), array.fortran_order())?;
+        let geom = Geom::of(&array)?;
         // A zero-size array (shape (2**40, 0) or (0, 2**60)) has rows or columns that no
         // byte backs: each costs a field, a batch or a line of output, so bound them.
         array
@@ -1496,7 +1507,7 @@ pub fn row_lists(array: Array) -> Result<RecordBatch> {
 /// assert_eq!(b.column(1).as_primitive::<Int16Type>().values(), &[1, 2]);
 /// ```
 pub fn nonzeros(array: &Array) -> Result<RecordBatch> {
-    let geom = Geom::new(array.shape(), array.fortran_order())?;
+    let geom = Geom::of(array)?;
     let w = ColWidth::of(geom.cols);
     let val = value_field("val", array.dtype())?;
     let view = View::of(array.data(), array.dtype())?;
@@ -1544,7 +1555,7 @@ pub struct Csr {
 /// assert_eq!(arrow::csr(&a).unwrap().indices.values(), &[0, 1]);
 /// ```
 pub fn csr(array: &Array) -> Result<Csr> {
-    let g = Geom::new(array.shape(), array.fortran_order())?;
+    let g = Geom::of(array)?;
     if !g.two_d {
         return Err(bad_layout("a 2-D array for CSR", array.shape()));
     }

@@ -7,6 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../fuzz/harness/compare.rs"]
+mod compare;
+#[cfg(feature = "datasets")]
+#[path = "../fuzz/harness/datasets.rs"]
+mod datasets;
 #[path = "../fuzz/harness/file.rs"]
 mod file;
 #[path = "../fuzz/harness/header.rs"]
@@ -18,6 +23,8 @@ mod npz;
 mod payload;
 #[path = "../fuzz/harness/preamble.rs"]
 mod preamble;
+#[path = "../fuzz/harness/render.rs"]
+mod render;
 #[path = "../fuzz/harness/roundtrip.rs"]
 mod roundtrip;
 
@@ -129,6 +136,23 @@ fn replay_roundtrip() {
 #[test]
 fn replay_npz() {
     replay("npz", npz::run);
+}
+
+#[test]
+fn replay_render() {
+    replay("render", render::run);
+}
+
+#[test]
+fn replay_compare() {
+    replay("compare", compare::run);
+}
+
+/// The Arrow/Parquet/CSV datasets (needs the `datasets` feature).
+#[cfg(feature = "datasets")]
+#[test]
+fn replay_datasets() {
+    replay("datasets", datasets::run);
 }
 
 // ------------------------------------------------------------------ reproducers --

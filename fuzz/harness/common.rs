@@ -405,3 +405,42 @@ pub fn holds_unicode(dtype: &Dtype) -> bool {
         _ => false,
     }
 }
+
+// ------------------------------------------------------ inputs of a layer --
+
+/// Largest payload an array built from fuzz bytes holds.
+pub const LAYER_MAX_PAYLOAD: usize = 1 << 14;
+
+/// The array a layer above the reader (datasets, renderers, compare) gets from fuzz bytes,
+/// and the input length its work is bounded by. The first byte selects the source:
+/// * even: **raw** — the rest is a `.npy` file, read with `read_bytes` (64 KiB file limit;
+///   hostile headers such as shape `(2**40, 0)` or `(0, 2**60)` arrive this way);
+/// * odd: **structure-aware** — an arbitrary dtype, shape (zero-size shapes with huge
+///   dimensions included), memory order and values from the rest.
+pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
+    let (&mode, rest) = data.split_first()?;
+    if mode & 1 == 0 {
+        let opts = npyguard::ReadOptions::default()
+            .max_file_bytes(Some(1 << 16))
+            .max_header_bytes(4096);
+        return npyguard::read_bytes(rest, &opts).ok().map(|a| (a, rest.len()));
+    }
+    let mut u = Unstructured::new(rest);
+    let dtype = dtype(&mut u).ok()?;
+    let shape = shape(&mut u, dtype.itemsize(), LAYER_MAX_PAYLOAD).ok()?;
+    let fortran = u.arbitrary::<bool>().ok()?;
+    let header = Header::new(dtype.clone(), shape, fortran).ok()?;
+    let values = array_data(&mut u, &dtype, header.element_count()).ok()?;
+    let array = Array::new(header, values)
+        .unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}"));
+    Some((array, rest.len()))
+}
+
+/// The most output bytes a layer may produce for an input of `input_len` bytes: linear in
+/// the input plus the unbacked allowance (`MAX_UNBACKED_ITEMS` items), with room for the
+/// widest rendering of an element (a `U` character escaped, a complex pair, brackets of
+/// up to 64 dimensions). More is a finding: output no input byte pays for.
+pub fn output_bound(input_len: usize) -> usize {
+    let items = input_len.saturating_add(npyguard::options::MAX_UNBACKED_ITEMS as usize);
+    items.saturating_mul(256).saturating_add(1 << 20)
+}

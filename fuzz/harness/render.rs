@@ -1,0 +1,73 @@
+//! Target `render`: what `npyguard dump` prints, JSON (`tolist()`) and NumPy-like text,
+//! summarised and in full (see `common::layer_array` for the input).
+//!
+//! Properties:
+//! * no panic, no unbounded loop (run with `-timeout`), no allocation the input does not
+//!   pay for (run with `-malloc_limit_mb`);
+//! * every rendering is at most `common::output_bound` bytes, or refused as
+//!   `ErrorKind::Unbacked` (only for an array with nothing to print per byte: a zero-size
+//!   array or a dtype of item size 0);
+//! * the JSON rendering is valid JSON (`serde_json` parses it) with one list level per
+//!   dimension;
+//! * a zero-size array prints as `[]` in text;
+//! * C and Fortran memory order of the same array render the same.
+
+use npyguard::render::{values, Style};
+use npyguard::ErrorKind;
+
+#[path = "common.rs"]
+mod common;
+
+pub fn run(data: &[u8]) {
+    let Some((array, input_len)) = common::layer_array(data) else {
+        return;
+    };
+    let bound = common::output_bound(input_len);
+    let unbacked_possible = array.is_empty() || array.dtype().itemsize() == 0;
+    for style in [
+        Style::Json,
+        Style::Text { summarise: true },
+        Style::Text { summarise: false },
+    ] {
+        let out = match values(&array, style) {
+            Ok(out) => out,
+            Err(e) => {
+                assert_eq!(e.kind(), ErrorKind::Unbacked, "{style:?}: {e}");
+                assert!(unbacked_possible, "{style:?} refused a backed array: {e}");
+                continue;
+            }
+        };
+        assert!(
+            out.len() <= bound,
+            "{style:?}: {} bytes of output for {input_len} input bytes",
+            out.len()
+        );
+        if matches!(style, Style::Text { .. }) && array.is_empty() {
+            assert_eq!(out, "[]", "a zero-size array prints as NumPy prints it");
+        }
+        if style == Style::Json {
+            let v: serde_json::Value = serde_json::from_str(&out)
+                .unwrap_or_else(|e| panic!("dump --json is not JSON ({e}): {out:.200}"));
+            let mut depth = 0;
+            let mut at = &v;
+            while let Some(first) = at.as_array().and_then(|a| a.first()) {
+                if depth == array.shape().len() {
+                    break;
+                }
+                depth += 1;
+                at = first;
+            }
+            if !array.is_empty() {
+                assert_eq!(depth, array.shape().len(), "list depth of {:?}", array.shape());
+            }
+        }
+        // The other memory order prints the same values.
+        let other = if array.fortran_order() {
+            array.to_c_order()
+        } else {
+            array.to_fortran_order()
+        };
+        let again = values(&other, style).unwrap_or_else(|e| panic!("{style:?}: {e}"));
+        assert!(again == out, "{style:?}: C and Fortran order render differently");
+    }
+}
