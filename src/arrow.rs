@@ -872,7 +872,9 @@ impl Geom {
     fn of(array: &Array) -> Result<Geom> {
         let g = Geom::new(array.shape(), array.fortran_order())?;
         array.header().check_backed(g.rows as u64, "table rows")?;
-        array.header().check_backed(g.cols as u64, "table columns")?;
+        array
+            .header()
+            .check_backed(g.cols as u64, "table columns")?;
         Ok(g)
     }
 

@@ -423,7 +423,9 @@ pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
         let opts = npyguard::ReadOptions::default()
             .max_file_bytes(Some(1 << 16))
             .max_header_bytes(4096);
-        return npyguard::read_bytes(rest, &opts).ok().map(|a| (a, rest.len()));
+        return npyguard::read_bytes(rest, &opts)
+            .ok()
+            .map(|a| (a, rest.len()));
     }
     let mut u = Unstructured::new(rest);
     let dtype = dtype(&mut u).ok()?;

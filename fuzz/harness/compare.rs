@@ -20,7 +20,9 @@ mod common;
 fn second(data: &[u8], a: &Array) -> Option<Array> {
     // Raw mode: a second file may follow the first after a 0xff 0xff marker.
     if let Some(at) = data.windows(2).rposition(|w| w == [0xff, 0xff]) {
-        let opts = ReadOptions::default().max_file_bytes(Some(1 << 16)).max_header_bytes(4096);
+        let opts = ReadOptions::default()
+            .max_file_bytes(Some(1 << 16))
+            .max_header_bytes(4096);
         if let Ok(b) = read_bytes(&data[at + 2..], &opts) {
             return Some(b);
         }
@@ -54,12 +56,21 @@ pub fn run(data: &[u8]) {
     for opts in [
         exact.clone(),
         CompareOptions::exact().max_report(4),
-        CompareOptions::isclose(rtol, 1e-12).ulps(Some(2)).cross_dtype(true).max_report(4),
-        CompareOptions::exact().signed_zero(true).complex_modulus(true).cross_dtype(true),
+        CompareOptions::isclose(rtol, 1e-12)
+            .ulps(Some(2))
+            .cross_dtype(true)
+            .max_report(4),
+        CompareOptions::exact()
+            .signed_zero(true)
+            .complex_modulus(true)
+            .cross_dtype(true),
     ] {
         let ab = compare(&a, &b, &opts).unwrap_or_else(|e| panic!("compare(a, b): {e}"));
         assert!(ab.mismatches().len() <= ab.mismatch_count());
-        assert!(ab.mismatches().len() <= 10, "more mismatches listed than max_report");
+        assert!(
+            ab.mismatches().len() <= 10,
+            "more mismatches listed than max_report"
+        );
         let text = ab.to_string();
         assert!(
             text.len() <= common::output_bound(input_len),
@@ -70,7 +81,11 @@ pub fn run(data: &[u8]) {
     for opts in [exact.clone(), CompareOptions::exact().max_report(4)] {
         let ab = compare(&a, &b, &opts).unwrap_or_else(|e| panic!("compare(a, b): {e}"));
         let ba = compare(&b, &a, &opts).unwrap_or_else(|e| panic!("compare(b, a): {e}"));
-        assert_eq!(ab.is_equal(), ba.is_equal(), "exact comparison is not symmetric");
+        assert_eq!(
+            ab.is_equal(),
+            ba.is_equal(),
+            "exact comparison is not symmetric"
+        );
         assert_eq!(
             ab.mismatch_count(),
             ba.mismatch_count(),

@@ -48,16 +48,30 @@ pub fn run(data: &[u8]) {
         }
         let mut ipc = Vec::new();
         if arrow::write_ipc(&ds, &mut ipc, rows_per_batch, |_| {}).is_ok() {
-            assert!(ipc.len() <= bound, "{layout:?}: {} bytes of Arrow IPC", ipc.len());
+            assert!(
+                ipc.len() <= bound,
+                "{layout:?}: {} bytes of Arrow IPC",
+                ipc.len()
+            );
         }
         if array.header().payload_len() <= PARQUET_MAX_BYTES && ds.schema().fields().len() <= 64 {
             let mut pq = Vec::new();
-            let _ = arrow::write_parquet(&ds, &mut pq, rows_per_batch, &ParquetOptions::default(), |_| {});
+            let _ = arrow::write_parquet(
+                &ds,
+                &mut pq,
+                rows_per_batch,
+                &ParquetOptions::default(),
+                |_| {},
+            );
         }
     }
     if let (Ok(nz), Ok(csr)) = (arrow::nonzeros(&array), arrow::csr(&array)) {
         use arrow_array::Array as _;
-        assert_eq!(nz.num_rows(), csr.indices.len(), "nonzeros() and csr() count differently");
+        assert_eq!(
+            nz.num_rows(),
+            csr.indices.len(),
+            "nonzeros() and csr() count differently"
+        );
     }
     ndarray_keeps_values(&array);
 }
@@ -73,9 +87,17 @@ fn batches_cover(ds: &Dataset, array: &Array, layout: Layout, rows_per_batch: us
         rows += b.num_rows();
     }
     if layout != Layout::NonZeros {
-        assert_eq!(rows, ds.num_input_rows(), "{layout:?}: batch rows do not add up");
+        assert_eq!(
+            rows,
+            ds.num_input_rows(),
+            "{layout:?}: batch rows do not add up"
+        );
     } else if let Ok(nz) = arrow::nonzeros(array) {
-        assert_eq!(rows, nz.num_rows(), "non-zero batches do not add up to nonzeros()");
+        assert_eq!(
+            rows,
+            nz.num_rows(),
+            "non-zero batches do not add up to nonzeros()"
+        );
     }
 }
 

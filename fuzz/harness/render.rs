@@ -58,7 +58,12 @@ pub fn run(data: &[u8]) {
                 at = first;
             }
             if !array.is_empty() {
-                assert_eq!(depth, array.shape().len(), "list depth of {:?}", array.shape());
+                assert_eq!(
+                    depth,
+                    array.shape().len(),
+                    "list depth of {:?}",
+                    array.shape()
+                );
             }
         }
         // The other memory order prints the same values.
@@ -68,6 +73,9 @@ pub fn run(data: &[u8]) {
             array.to_fortran_order()
         };
         let again = values(&other, style).unwrap_or_else(|e| panic!("{style:?}: {e}"));
-        assert!(again == out, "{style:?}: C and Fortran order render differently");
+        assert!(
+            again == out,
+            "{style:?}: C and Fortran order render differently"
+        );
     }
 }
