@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 
 if ! rustup +nightly --version >/dev/null 2>&1 || ! cargo +nightly miri --version >/dev/null 2>&1; then
   echo "miri: skipped (no nightly toolchain with the miri component)"
+  [ -n "${MIRI_REQUIRED:-}" ] && { echo "miri: required here (MIRI_REQUIRED): failing"; exit 1; }
   exit 0
 fi
 
@@ -22,6 +23,7 @@ cargo +nightly miri --version
 if ! cargo +nightly miri setup >/dev/null 2>&1; then
   # An environment problem (e.g. no rust-src component to build Miri's sysroot), not a finding.
   echo "miri: skipped (cargo +nightly miri setup failed: is the rust-src component installed?)"
+  [ -n "${MIRI_REQUIRED:-}" ] && { echo "miri: required here (MIRI_REQUIRED): failing"; exit 1; }
   exit 0
 fi
 echo "== cargo +nightly miri test --lib"

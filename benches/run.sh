@@ -18,4 +18,6 @@ python3 "$here/numpy_bench.py" "$dir" | tee -a "$out"
 # nonzeros (arrow feature) on the sparse matrix numpy_bench.py just wrote.
 "$here/target/release/nonzeros-bench" "$dir" | tee -a "$out"
 python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
+# Hostile inputs (issue 14): validate/inspect/diff of many-member archives and zero-size files.
+python3 "$here/hostile_bench.py" "$dir/hostile" --splice "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"

@@ -17,12 +17,13 @@ set -euo pipefail
 
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
 TOOLCHAIN="${FUZZ_TOOLCHAIN:-nightly}"
-TARGETS=(header preamble file payload roundtrip npz)
+TARGETS=(header preamble file payload roundtrip npz datasets render compare)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 if ! cargo +"$TOOLCHAIN" --version >/dev/null 2>&1; then
     echo "fuzz smoke: skipped (no $TOOLCHAIN toolchain: 'cargo +$TOOLCHAIN --version' failed)"
+    [ -n "${FUZZ_REQUIRED:-}" ] && { echo "fuzz smoke: required here (FUZZ_REQUIRED): failing"; exit 1; }
     exit 0
 fi
 if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
@@ -43,6 +44,11 @@ trap 'rm -rf "$SCRATCH"' EXIT
 failed=()
 for t in "${TARGETS[@]}"; do
     flags=(-max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+    case "$t" in
+        # The layers above the reader: an input that loops (per-input -timeout) or makes
+        # one allocation the input does not pay for (-malloc_limit_mb) is a finding.
+        datasets | render | compare) flags+=(-malloc_limit_mb="${LAYER_MALLOC_MB:-64}") ;;
+    esac
     if [ "$t" = header ]; then
         flags+=(-dict="$ROOT/fuzz/header.dict" -max_len=4096)
     fi
