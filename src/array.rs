@@ -103,11 +103,15 @@ impl ArrayData {
         let e = dtype.endian().unwrap_or(Endian::Little);
         match self {
             ArrayData::I8(v) => i8::decode_into(bytes, e, v),
-            ArrayData::Bool(v)
-            | ArrayData::U8(v)
-            | ArrayData::Bytes(v)
-            | ArrayData::Void(v)
-            | ArrayData::Record(v) => v.extend_from_slice(bytes),
+            ArrayData::Bool(v) | ArrayData::U8(v) | ArrayData::Bytes(v) | ArrayData::Void(v) => {
+                v.extend_from_slice(bytes)
+            }
+            ArrayData::Record(v) => {
+                if let Dtype::Record(r) = dtype {
+                    check_record_text(r, bytes, offset)?;
+                }
+                v.extend_from_slice(bytes)
+            }
             ArrayData::I16(v) => i16::decode_into(bytes, e, v),
             ArrayData::I32(v) => i32::decode_into(bytes, e, v),
             ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
@@ -142,16 +146,8 @@ impl ArrayData {
                 let mut units = Vec::with_capacity(bytes.len() / 4);
                 u32::decode_into(bytes, e, &mut units);
                 for (i, &u) in units.iter().enumerate() {
-                    let Some(c) = char::from_u32(u) else {
-                        let at = offset.saturating_add((i as u64).saturating_mul(4));
-                        return Err(Error::new(
-                            ErrorKind::BadPayload,
-                            at,
-                            "a UTF-32 code unit that is a Unicode scalar value",
-                        )
-                        .found(format!("0x{u:08x}")));
-                    };
-                    v.push(c);
+                    let at = offset.saturating_add((i as u64).saturating_mul(4));
+                    v.push(utf32_char(u, at)?);
                 }
             }
         }
@@ -320,7 +316,8 @@ pub struct Array {
 
 impl Array {
     /// Builds an array from a header and data, checking that the data holds exactly
-    /// the header's element count in the header's variant.
+    /// the header's element count in the header's variant, and that the `U` fields of
+    /// record bytes are text ([`ErrorKind::BadPayload`] otherwise, as the reader refuses them).
     pub fn new(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
         if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
@@ -343,6 +340,10 @@ impl Array {
                 ),
             )
             .found(format!("{} stored units ({per} per element)", data.units())));
+        }
+        // Record bytes are checked as the reader checks them: every `U` field is text.
+        if let (Dtype::Record(r), ArrayData::Record(bytes)) = (header.dtype(), &data) {
+            check_record_text(r, bytes, 0)?;
         }
         Ok(Array { header, data })
     }
@@ -565,6 +566,60 @@ pub fn f16_bits_to_f64(bits: u16) -> f64 {
         31 if frac == 0.0 => sign * f64::INFINITY,
         31 => f64::NAN,
         e => sign * (1.0 + frac / 1024.0) * pow2(e.saturating_sub(15)),
+    }
+}
+
+/// A UTF-32 code unit as a `char`; [`ErrorKind::BadPayload`] at `at` for a surrogate or a
+/// value above U+10FFFF (NumPy stores them; npyguard refuses what is not text).
+fn utf32_char(u: u32, at: u64) -> Result<char> {
+    char::from_u32(u).ok_or_else(|| {
+        Error::new(
+            ErrorKind::BadPayload,
+            at,
+            "a UTF-32 code unit that is a Unicode scalar value",
+        )
+        .found(format!("0x{u:08x}"))
+    })
+}
+
+/// Checks the `U` fields (at any depth) of whole records in `bytes`, as a plain `U` array
+/// is checked when it is decoded: so a record array that reads is one whose every field
+/// can be taken out ([`Array::field`]) and printed.
+fn check_record_text(r: &crate::dtype::Record, bytes: &[u8], offset: u64) -> Result<()> {
+    if r.itemsize == 0 || !r.fields.iter().any(|f| holds_unicode(&f.dtype)) {
+        return Ok(());
+    }
+    for (i, rec) in bytes.chunks_exact(r.itemsize).enumerate() {
+        let base = offset.saturating_add((i as u64).saturating_mul(r.itemsize as u64));
+        for f in &r.fields {
+            let end = f.offset.saturating_add(f.size());
+            let field = rec.get(f.offset..end).unwrap_or_default();
+            let at = base.saturating_add(f.offset as u64);
+            match &f.dtype {
+                Dtype::Unicode(_, e) => {
+                    for (k, unit) in field.chunks_exact(4).enumerate() {
+                        let b: [u8; 4] = unit.try_into().unwrap_or_default();
+                        let u = match e {
+                            Endian::Big => u32::from_be_bytes(b),
+                            Endian::Little => u32::from_le_bytes(b),
+                        };
+                        utf32_char(u, at.saturating_add((k as u64).saturating_mul(4)))?;
+                    }
+                }
+                Dtype::Record(inner) => check_record_text(inner, field, at)?,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `dtype` holds a `U` type anywhere.
+fn holds_unicode(dtype: &Dtype) -> bool {
+    match dtype {
+        Dtype::Unicode(..) => true,
+        Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),
+        _ => false,
     }
 }
 

@@ -273,3 +273,13 @@ fn header_new_refuses_dtypes_the_reader_would_refuse() {
         wrong.join("\n")
     );
 }
+
+/// `compare`, first seconds of its first run: a structure-aware record array whose `U` field
+/// held a code unit that is not a character (0xf7d7f773). `Array::new` accepted the record
+/// bytes, and `compare` (through `Array::field`) then failed on them; `npyguard diff` made
+/// that exit 2. Record `U` fields are now checked where records enter (the reader and
+/// `Array::new`, `BadPayload`), so every array that exists can be compared and printed.
+#[test]
+fn compare_record_u_field_not_text() {
+    regression("compare", "record_u_field_not_text", compare::run);
+}

@@ -462,3 +462,31 @@ fn with_compressed_len(z: &[u8], keep: usize) -> Vec<u8> {
     out[e + 16..e + 20].copy_from_slice(&new_cd.to_le_bytes());
     out
 }
+
+#[test]
+fn record_text_fields_are_checked_where_records_enter() {
+    // A record whose `U` field holds 0xd800 (a surrogate): a plain `U` array holding it is
+    // refused when read, and so now is the record (it used to read, then make `diff` fail
+    // with exit 2 and `dump` fail when the field was taken out).
+    let h = "{'descr': [('n', '<u2'), ('s', '<U1')], 'fortran_order': False, 'shape': (2,), }";
+    let good = npy(h, b"\x01\x00A\x00\x00\x00\x02\x00B\x00\x00\x00");
+    let bad = npy(h, b"\x01\x00A\x00\x00\x00\x02\x00\x00\xd8\x00\x00");
+    let opts = ReadOptions::default();
+    let a = read_bytes(&good, &opts).unwrap();
+    assert!(compare(&a, &a, &CompareOptions::exact())
+        .unwrap()
+        .is_equal());
+    let e = read_bytes(&bad, &opts).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadPayload, "{e}");
+    assert_eq!(e.offset(), bad.len() as u64 - 4, "{e}");
+    let p = write("record_text.npy", &bad);
+    for cmd in ["validate", "dump"] {
+        assert_eq!(run(&[cmd, s(&p)]).code, Some(1), "{cmd}");
+    }
+    assert_eq!(run(&["diff", s(&p), s(&p)]).code, Some(1));
+    // Built in code: `Array::new` checks the same.
+    let header = a.header().clone();
+    let raw = bad[bad.len() - 12..].to_vec();
+    let e = npyguard::Array::new(header, npyguard::ArrayData::Record(raw)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadPayload);
+}

@@ -397,6 +397,17 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
     })
 }
 
+/// `Array::new` of generated parts: `None` only when record bytes hold a `U` field that is
+/// not text (refused as `BadPayload`, as the reader refuses it); any other refusal panics.
+pub fn new_array(header: Header, values: ArrayData) -> Option<Array> {
+    let unicode = holds_unicode(header.dtype());
+    match Array::new(header, values) {
+        Ok(a) => Some(a),
+        Err(e) if unicode && e.kind() == ErrorKind::BadPayload => None,
+        Err(e) => panic!("Array::new refuses generated data: {e}"),
+    }
+}
+
 /// Whether `dtype` holds a `U` (UTF-32) type anywhere, i.e. whether its bytes can be invalid.
 pub fn holds_unicode(dtype: &Dtype) -> bool {
     match dtype {
@@ -433,9 +444,7 @@ pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
     let fortran = u.arbitrary::<bool>().ok()?;
     let header = Header::new(dtype.clone(), shape, fortran).ok()?;
     let values = array_data(&mut u, &dtype, header.element_count()).ok()?;
-    let array = Array::new(header, values)
-        .unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}"));
-    Some((array, rest.len()))
+    Some((new_array(header, values)?, rest.len()))
 }
 
 /// The most output bytes a layer may produce for an input of `input_len` bytes: linear in

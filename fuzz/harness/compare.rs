@@ -49,6 +49,8 @@ pub fn run(data: &[u8]) {
     let exact = CompareOptions::exact().nan_equal(true).max_report(4);
     let same = compare(&a, &a, &exact).unwrap_or_else(|e| panic!("compare(a, a): {e}"));
     assert!(same.is_equal(), "an array differs from itself: {same}");
+    // (Every array the reader hands out can be compared: its record fields, `U` text included,
+    // were checked when it was read or built.)
     let Some(b) = second(data, &a) else {
         return;
     };

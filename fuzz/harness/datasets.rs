@@ -14,8 +14,9 @@
 //!   `common::output_bound` bytes (Parquet only for small arrays: its encoder is slow);
 //! * `NpyArray<T>::into_ndarray` keeps the shape and the values in logical order.
 
+use arrow_array::Array as _;
 use npyguard::arrow::{self, Dataset, Layout, ParquetOptions};
-use npyguard::{Array, ErrorKind, NpyArray};
+use npyguard::{Array, ErrorKind};
 
 #[path = "common.rs"]
 mod common;
@@ -66,7 +67,6 @@ pub fn run(data: &[u8]) {
         }
     }
     if let (Ok(nz), Ok(csr)) = (arrow::nonzeros(&array), arrow::csr(&array)) {
-        use arrow_array::Array as _;
         assert_eq!(
             nz.num_rows(),
             csr.indices.len(),

@@ -201,8 +201,7 @@ fn array(u: &mut Unstructured<'_>) -> AResult<Array> {
         panic!("Header::new refuses a bounded shape: {e}; {dtype:?} {shape:?}")
     });
     let values = common::array_data(u, &dtype, header.element_count())?;
-    Ok(Array::new(header, values)
-        .unwrap_or_else(|e| panic!("Array::new refuses generated data: {e}")))
+    common::new_array(header, values).ok_or(arbitrary::Error::IncorrectFormat)
 }
 
 fn structured(data: &[u8]) {

@@ -105,7 +105,10 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
-    let report = compare(&a, &b, &opts).map_err(|e| e.to_string())?;
+    let report = match compare(&a, &b, &opts) {
+        Ok(r) => r,
+        Err(e) => return compare_failed(&args.a, e),
+    };
     if args.json {
         let labels = [args.a.display().to_string(), args.b.display().to_string()];
         println!("{}", report_json(args, &labels, &a, &b, &report));
@@ -113,6 +116,15 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
         println!("{report}");
     }
     Ok(exit(report.is_equal()))
+}
+
+/// A comparison that could not be made: bad options are a usage error (exit 2); anything
+/// else comes from the arrays (exit 1).
+fn compare_failed(path: &std::path::Path, e: npyguard::Error) -> Result<ExitCode, String> {
+    if e.kind() == npyguard::ErrorKind::InvalidInput {
+        return Err(e.to_string());
+    }
+    super::fail_code(path, e)
 }
 
 fn exit(equal: bool) -> ExitCode {
@@ -168,7 +180,10 @@ fn archives(
             Ok(x) => x,
             Err(e) => return super::fail_code(&args.b, e),
         };
-        let report = compare(&a, &b, opts).map_err(|e| e.to_string())?;
+        let report = match compare(&a, &b, opts) {
+            Ok(r) => r,
+            Err(e) => return compare_failed(&args.a, e),
+        };
         equal &= report.is_equal();
         if args.json {
             let mut v = report_json(args, &labels, &a, &b, &report);
