@@ -142,7 +142,7 @@ fn date_unit() -> impl Strategy<Value = DateUnit> + Clone {
     let multiple = prop_oneof![
         4 => Just(1u32),
         2 => 2u32..1000,
-        1 => (1u32..=i32::MAX as u32),
+        1 => 1u32..=i32::MAX as u32,
     ];
     prop_oneof![
         1 => Just(DateUnit { unit: TimeUnit::Generic, multiple: 1 }),
@@ -433,6 +433,36 @@ fn words_per_element(d: &Dtype) -> usize {
     }
 }
 
+/// Turns every UTF-32 unit of the `U` fields of one record into a Unicode scalar value
+/// (records must hold text there, as the reader and `Array::new` check).
+fn make_text_valid(r: &Record, rec: &mut [u8]) {
+    for f in &r.fields {
+        let field = &mut rec[f.offset..f.offset + f.size()];
+        match &f.dtype {
+            Dtype::Unicode(_, e) => {
+                for unit in field.chunks_exact_mut(4) {
+                    let b: [u8; 4] = unit.try_into().unwrap();
+                    let u = match e {
+                        Endian::Big => u32::from_be_bytes(b),
+                        Endian::Little => u32::from_le_bytes(b),
+                    } % 0x11_0000;
+                    let u = if (0xd800..0xe000).contains(&u) { u - 0x800 } else { u };
+                    unit.copy_from_slice(&match e {
+                        Endian::Big => u.to_be_bytes(),
+                        Endian::Little => u.to_le_bytes(),
+                    });
+                }
+            }
+            Dtype::Record(inner) if inner.itemsize > 0 => {
+                for sub in field.chunks_exact_mut(inner.itemsize) {
+                    make_text_valid(inner, sub);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
     let pairs = |f: &dyn Fn(Word) -> u64| -> Vec<[u64; 2]> {
         w.chunks_exact(2).map(|p| [f(p[0]), f(p[1])]).collect()
@@ -464,7 +494,15 @@ fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
         ),
         Dtype::Bytes(_) => ArrayData::Bytes(bytes.to_vec()),
         Dtype::Void(_) => ArrayData::Void(bytes.to_vec()),
-        Dtype::Record(_) => ArrayData::Record(bytes.to_vec()),
+        Dtype::Record(r) => {
+            let mut raw = bytes.to_vec();
+            if r.itemsize > 0 {
+                for rec in raw.chunks_exact_mut(r.itemsize) {
+                    make_text_valid(r, rec);
+                }
+            }
+            ArrayData::Record(raw)
+        }
         Dtype::Unicode(..) => ArrayData::Unicode(w.iter().map(|x| x.char()).collect()),
         Dtype::DateTime(..) => ArrayData::DateTime(w.iter().map(|x| x.i64()).collect()),
         Dtype::TimeDelta(..) => ArrayData::TimeDelta(w.iter().map(|x| x.i64()).collect()),

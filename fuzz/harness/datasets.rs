@@ -14,7 +14,6 @@
 //!   `common::output_bound` bytes (Parquet only for small arrays: its encoder is slow);
 //! * `NpyArray<T>::into_ndarray` keeps the shape and the values in logical order.
 
-use arrow_array::Array as _;
 use npyguard::arrow::{self, Dataset, Layout, ParquetOptions};
 use npyguard::{Array, ErrorKind};
 

@@ -211,12 +211,36 @@ def rand_array(rng, big=False):
     elif dt.kind == "b" and rng.random() < 0.8:
         a = np.frombuffer(bytes(rng.randint(0, 1) for _ in range(n)), dtype=dt).reshape(shape)
     else:
-        a = np.frombuffer(rng.randbytes(n * dt.itemsize), dtype=dt).reshape(shape).copy()
+        raw = bytearray(rng.randbytes(n * dt.itemsize))
+        units = list(u_units(dt)) if dt.names is not None else []
+        if units and rng.random() < 0.9:
+            # Records: valid code points in their U fields (random ones now and then).
+            for i in range(n):
+                for off, order in units:
+                    cp = rng.choice([0, 0, rng.randint(0x20, 0x7E), rng.randint(0xA0, 0xD7FF), 0x1F600])
+                    struct.pack_into(order + "I", raw, i * dt.itemsize + off, cp)
+        a = np.frombuffer(bytes(raw), dtype=dt).reshape(shape).copy()
     if a.ndim >= 2 and rng.random() < 0.4:
         a = np.asfortranarray(a)
     elif a.ndim >= 1 and a.shape[0] > 2 and rng.random() < 0.1:
         a = a[::2]  # not contiguous: written in C order
     return a
+
+
+def u_units(dt, base=0):
+    """(offset, struct byte order) of every UTF-32 code unit in an item of dtype dt."""
+    if dt.subdtype is not None:
+        sub, shape = dt.subdtype
+        for k in range(int(np.prod(shape, dtype=np.int64))):
+            yield from u_units(sub, base + k * sub.itemsize)
+    elif dt.names is not None:
+        for name in dt.names:
+            sub, off = dt.fields[name][:2]
+            yield from u_units(sub, base + off)
+    elif dt.kind == "U":
+        order = ">" if dt.byteorder == ">" else "<"
+        for k in range(dt.itemsize // 4):
+            yield base + 4 * k, order
 
 
 def npy_bytes(a, version=None, allow_pickle=False):
