@@ -6,7 +6,8 @@
 //!   pay for (run with `-malloc_limit_mb`);
 //! * every rendering is at most `common::output_bound` bytes, or refused as
 //!   `ErrorKind::Unbacked` (only for an array with nothing to print per byte: a zero-size
-//!   array or a dtype of item size 0);
+//!   array or a dtype of item size 0), or, for a record array, `ShapeOverflow` (a field
+//!   whose array would not fit isize, see the `roundtrip` reproducer);
 //! * the JSON rendering is valid JSON (`serde_json` parses it) with one list level per
 //!   dimension;
 //! * a zero-size array prints as `[]` in text;
@@ -24,6 +25,7 @@ pub fn run(data: &[u8]) {
     };
     let bound = common::output_bound(input_len);
     let unbacked_possible = array.is_empty() || array.dtype().itemsize() == 0;
+    let is_record = matches!(array.dtype(), npyguard::Dtype::Record(_));
     for style in [
         Style::Json,
         Style::Text { summarise: true },
@@ -31,6 +33,9 @@ pub fn run(data: &[u8]) {
     ] {
         let out = match values(&array, style) {
             Ok(out) => out,
+            // A record field of a huge item-size-0 record array may not be an array at all
+            // (its shape's byte size overflows isize: NumPy's size rule, ShapeOverflow).
+            Err(e) if e.kind() == ErrorKind::ShapeOverflow && is_record => continue,
             Err(e) => {
                 assert_eq!(e.kind(), ErrorKind::Unbacked, "{style:?}: {e}");
                 assert!(unbacked_possible, "{style:?} refused a backed array: {e}");
