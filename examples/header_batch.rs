@@ -29,29 +29,15 @@
 //! A truncated record at the end of the input ends the program with exit
 //! status 2 after the lines before it. The JSON is plain ASCII.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::push_json_str;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
 
 use npyguard::{Header, Preamble, ReadOptions, Version};
 
-/// Appends `s` as a JSON string literal (quoted, escaped, ASCII only).
-fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            ' '..='~' => out.push(c),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-        }
-    }
-    out.push('"');
-}
 
 fn describe(out: &mut String, version: Option<Version>, text: &[u8]) {
     let header_len = u32::try_from(text.len()).ok();

@@ -17,6 +17,10 @@
 //! output is plain ASCII. Nothing here panics: an unreadable file becomes a
 //! line with `"kind":"io"`, and a closed stdout ends the program quietly.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::push_json_str;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -34,27 +38,6 @@ fn version_for(name: &str) -> Version {
     }
 }
 
-/// Appends `s` as a JSON string literal (quoted, escaped, ASCII only).
-fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            ' '..='~' => out.push(c),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-        }
-    }
-    out.push('"');
-}
 
 /// Parses `text` as the header of a file of `version` with the given options.
 fn parse(version: Version, text: &[u8], opts: &ReadOptions) -> npyguard::Result<Header> {

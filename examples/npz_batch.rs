@@ -19,30 +19,16 @@
 //! repr), `c_hex` the array's payload in C order as hex (NumPy's `tobytes()`). A
 //! truncated record at the end of the input ends the program with exit status 2.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::push_json_str;
 use std::fmt::Write as _;
 use std::io::{Cursor, Read, Write as _};
 
 use npyguard::npz::NpzArchive;
 use npyguard::{Array, ReadOptions};
 
-/// Appends `s` as a JSON string literal (quoted, escaped, ASCII only).
-fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            ' '..='~' => out.push(c),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-        }
-    }
-    out.push('"');
-}
 
 fn push_array(out: &mut String, a: &Array) {
     out.push_str("{\"descr\":");
