@@ -38,7 +38,6 @@ use std::io::{Read, Write as _};
 
 use npyguard::{Header, Preamble, ReadOptions, Version};
 
-
 fn describe(out: &mut String, version: Option<Version>, text: &[u8]) {
     let header_len = u32::try_from(text.len()).ok();
     let preamble = match (version, header_len) {

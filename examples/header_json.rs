@@ -38,7 +38,6 @@ fn version_for(name: &str) -> Version {
     }
 }
 
-
 /// Parses `text` as the header of a file of `version` with the given options.
 fn parse(version: Version, text: &[u8], opts: &ReadOptions) -> npyguard::Result<Header> {
     let Ok(header_len) = u32::try_from(text.len()) else {

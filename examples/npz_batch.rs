@@ -29,7 +29,6 @@ use std::io::{Cursor, Read, Write as _};
 use npyguard::npz::NpzArchive;
 use npyguard::{Array, ReadOptions};
 
-
 fn push_array(out: &mut String, a: &Array) {
     out.push_str("{\"descr\":");
     push_json_str(out, &a.dtype().descr().to_string());

@@ -298,4 +298,3 @@ fn render_record_field_shape_overflows() {
 fn compare_record_field_shape_overflows() {
     regression("compare", "record_field_shape_overflows", compare::run);
 }
-

@@ -446,7 +446,11 @@ fn make_text_valid(r: &Record, rec: &mut [u8]) {
                         Endian::Big => u32::from_be_bytes(b),
                         Endian::Little => u32::from_le_bytes(b),
                     } % 0x11_0000;
-                    let u = if (0xd800..0xe000).contains(&u) { u - 0x800 } else { u };
+                    let u = if (0xd800..0xe000).contains(&u) {
+                        u - 0x800
+                    } else {
+                        u
+                    };
                     unit.copy_from_slice(&match e {
                         Endian::Big => u.to_be_bytes(),
                         Endian::Little => u.to_le_bytes(),

@@ -239,17 +239,19 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// Opens an archive and checks its structure (see the [module docs](self)); no member is decompressed.
     pub fn new(mut reader: R, opts: &ReadOptions) -> Result<NpzArchive<R>> {
         let len = reader.seek(SeekFrom::End(0)).map_err(|e| Error::io(0, e))?;
+        // NumPy takes a file for an archive only when it starts with one of these.
         let mut magic = [0u8; 4];
-        structure::read_at(&mut reader, 0, &mut magic, "a zip signature")
-            .ok()
-            .filter(|()| looks_like_npz(&magic))
-            .ok_or_else(|| {
-                structure::format_err(
+        match structure::read_at(&mut reader, 0, &mut magic, "a zip signature") {
+            Err(e) if e.kind() == ErrorKind::Io => return Err(e),
+            Ok(()) if looks_like_npz(&magic) => {}
+            _ => {
+                return Err(structure::format_err(
                     0,
                     "an archive starting with PK\\x03\\x04 or PK\\x05\\x06 (as NumPy requires)",
                 )
-                .found(format!("{magic:02x?}"))
-            })?;
+                .found(format!("{magic:02x?}")))
+            }
+        }
         let end = structure::find_end(&mut reader, len)?;
         if let Some(limit) = opts.max_npz_members {
             if end.entries > limit as u64 {
