@@ -1392,3 +1392,20 @@ fn sixty_five_thousand_members_open_and_read_with_hashed_lookups() {
     assert_eq!(ar.array("m65534").unwrap().shape(), &[1]);
     assert_eq!(ar.read_all().unwrap().len(), n);
 }
+
+#[test]
+fn exactly_the_default_member_limit_reads_through_zip64_end_records() {
+    // 65 536 members, the default max_npz_members: a classic end record cannot count them,
+    // so the writer adds zip64 end records (as NumPy's zipfile does for such an archive).
+    let a = NpyArray::from_vec(vec![1u8], vec![1]).unwrap().to_array();
+    let names: Vec<String> = (0..1usize << 16).map(|i| format!("m{i}")).collect();
+    let named: Vec<(&str, &Array)> = names.iter().map(|n| (n.as_str(), &a)).collect();
+    let zip = npz::savez(Cursor::new(Vec::new()), &named).unwrap().into_inner();
+    let end = zip.len() - 22;
+    assert_eq!(&zip[end - 20..end - 16], b"PK\x06\x07", "a zip64 locator");
+    let mut ar = open(&zip).unwrap();
+    assert_eq!(ar.members().len(), 1 << 16);
+    assert_eq!(ar.array("m65535").unwrap().data(), a.data());
+    let one_less = ReadOptions::default().max_npz_members(Some((1 << 16) - 1));
+    assert_kind(open_with(&zip, &one_less), ErrorKind::TooManyMembers);
+}
