@@ -6,7 +6,7 @@
 //! 120 s is killed and the test fails (an unbounded loop is a failure, not a slow run; no
 //! speed is asserted). Output is captured and its size checked: gigabytes of `[]` lines
 //! are what these files used to produce.
-#![cfg(all(feature = "cli", feature = "datasets"))]
+#![cfg(feature = "cli-datasets")]
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
