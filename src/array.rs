@@ -319,6 +319,16 @@ impl Array {
     /// the header's element count in the header's variant, and that the `U` fields of
     /// record bytes are text ([`ErrorKind::BadPayload`] otherwise, as the reader refuses them).
     pub fn new(header: Header, data: ArrayData) -> Result<Array> {
+        let array = Array::with_counts_checked(header, data)?;
+        // Record bytes are checked as the reader checks them: every `U` field is text.
+        if let (Dtype::Record(r), ArrayData::Record(bytes)) = (array.dtype(), &array.data) {
+            check_record_text(r, bytes, 0)?;
+        }
+        Ok(array)
+    }
+
+    /// [`Array::new`] without the text check, for data `push_bytes` decoded (and so checked).
+    fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
         if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
             return Err(Error::new(
@@ -340,10 +350,6 @@ impl Array {
                 ),
             )
             .found(format!("{} stored units ({per} per element)", data.units())));
-        }
-        // Record bytes are checked as the reader checks them: every `U` field is text.
-        if let (Dtype::Record(r), ArrayData::Record(bytes)) = (header.dtype(), &data) {
-            check_record_text(r, bytes, 0)?;
         }
         Ok(Array { header, data })
     }
@@ -492,7 +498,8 @@ impl Array {
                 data.push_bytes(&f.dtype, bytes, at)?;
             }
         }
-        Array::new(header, data)
+        // push_bytes checked the text of nested record fields while decoding them.
+        Array::with_counts_checked(header, data)
     }
 
     /// The values as `f64` in memory order, for numeric, bool and datetime dtypes.

@@ -42,10 +42,16 @@ pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
 /// Reads a `.npy` file from a stream, stopping right after the payload
 /// (and, unless trailing bytes are allowed, checking that the stream ends there).
 pub fn read_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
+    read_array(reader, opts, None)
+}
+
+/// The dynamic read of every entry point: `file_len` is the length a regular file was
+/// checked to have (then the payload is reserved at once), `None` for a stream.
+fn read_array<R: Read>(reader: R, opts: &ReadOptions, file_len: Option<u64>) -> Result<Array> {
     read_stream(
         reader,
         opts,
-        None,
+        file_len,
         |_| Ok(()),
         |h| ArrayData::with_capacity(h.dtype(), 0),
     )
@@ -202,14 +208,7 @@ pub fn file_length(file: &File, opts: &ReadOptions) -> Result<Option<u64>> {
 /// [`file_length`] for what is checked before the first byte is read).
 pub fn read_file(file: File, opts: &ReadOptions) -> Result<Array> {
     let len = file_length(&file, opts)?;
-    read_stream(
-        file,
-        opts,
-        len,
-        |_| Ok(()),
-        |h| ArrayData::with_capacity(h.dtype(), 0),
-    )
-    .map(|(h, d)| Array::from_parts(h, d))
+    read_array(file, opts, len)
 }
 
 /// Checks a header read on its own (`inspect`) against the length of what holds it, as a

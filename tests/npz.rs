@@ -1400,7 +1400,9 @@ fn exactly_the_default_member_limit_reads_through_zip64_end_records() {
     let a = NpyArray::from_vec(vec![1u8], vec![1]).unwrap().to_array();
     let names: Vec<String> = (0..1usize << 16).map(|i| format!("m{i}")).collect();
     let named: Vec<(&str, &Array)> = names.iter().map(|n| (n.as_str(), &a)).collect();
-    let zip = npz::savez(Cursor::new(Vec::new()), &named).unwrap().into_inner();
+    let zip = npz::savez(Cursor::new(Vec::new()), &named)
+        .unwrap()
+        .into_inner();
     let end = zip.len() - 22;
     assert_eq!(&zip[end - 20..end - 16], b"PK\x06\x07", "a zip64 locator");
     let mut ar = open(&zip).unwrap();
