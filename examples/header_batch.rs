@@ -73,7 +73,7 @@ fn describe(out: &mut String, version: Option<Version>, text: &[u8]) {
         Err(e) => {
             out.push_str("{\"ok\":false,\"kind\":");
             push_json_str(out, e.kind().name());
-            let _ = write!(out, ",\"offset\":{}", e.offset());
+            let _ = write!(out, ",\"offset\":{}", json::json_offset(e.offset()));
         }
     }
     let strict = Header::parse(preamble, text, &ReadOptions::default().numpy_strict(true));

@@ -85,7 +85,11 @@ fn describe(file: &str, version: Version, text: &[u8]) -> String {
         Err(e) => {
             out.push_str(",\"ok\":false,\"kind\":");
             push_json_str(&mut out, e.kind().name());
-            let _ = write!(out, ",\"offset\":{},\"message\":", e.offset());
+            let _ = write!(
+                out,
+                ",\"offset\":{},\"message\":",
+                json::json_offset(e.offset())
+            );
             push_json_str(&mut out, &e.to_string());
         }
     }

@@ -78,7 +78,11 @@ fn describe(out: &mut String, archive: &[u8]) {
         Err(e) => {
             out.push_str("{\"ok\":false,\"kind\":");
             push_json_str(out, e.kind().name());
-            let _ = write!(out, ",\"offset\":{},\"message\":", e.offset());
+            let _ = write!(
+                out,
+                ",\"offset\":{},\"message\":",
+                json::json_offset(e.offset())
+            );
             push_json_str(out, &e.to_string());
             out.push('}');
         }

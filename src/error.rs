@@ -1,16 +1,19 @@
-//! The one error type of the crate: a kind, a byte offset, what was expected.
+//! The one error type of the crate: a kind, who caused it, where, what was expected.
 //!
 //! Every failure, from a bad magic string to a truncated payload, is reported
 //! as an [`Error`] whose [`kind`](Error::kind) can be matched on, whose
-//! [`offset`](Error::offset) is the position in the file (or stream) where the
-//! problem was detected, and whose [`expected`](Error::expected) text says
-//! what the reader wanted to see there.
+//! [`category`](Error::category) says who caused it (the input's format, a limit, the
+//! operating system, the caller, or npyguard itself), whose [`offset`](Error::offset)
+//! is the position in the file (or stream) where the problem was detected when there is
+//! one, and whose [`expected`](Error::expected) text says what the reader wanted there.
 //!
 //! ```
-//! use npyguard::{Preamble, ErrorKind};
+//! use npyguard::{Category, ErrorKind, Preamble};
 //! let err = Preamble::parse(b"\x93NUMPY\x04\x00").unwrap_err();
 //! assert_eq!(err.kind(), ErrorKind::UnsupportedVersion);
-//! assert_eq!(err.offset(), 6);
+//! assert_eq!(err.category(), Category::Format);
+//! assert_eq!(err.offset(), Some(6));
+//! assert_eq!(err.to_string(), "unsupported-version at byte 6: expected format version 1.0, 2.0 or 3.0, found version 4.0");
 //! ```
 
 use std::fmt;
@@ -87,12 +90,34 @@ pub enum ErrorKind {
     MemberNotFound,
     /// The output asked for (rows, columns, nested lists or elements of an array with no
     /// payload bytes, or of a dtype of item size 0) is not backed by input bytes and
-    /// exceeds [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS): producing it
+    /// exceeds [`MAX_UNBACKED_ITEMS`](crate::limits::MAX_UNBACKED_ITEMS): producing it
     /// would take time or memory that the input does not pay for.
     Unbacked,
     /// An Arrow, Parquet or CSV encoder refused a batch, or a dataset writer failed
     /// (features `arrow` / `parquet`).
     Arrow,
+    /// An internal invariant of npyguard did not hold: a bug, reported instead of a panic.
+    Internal,
+}
+
+/// Who caused an error, as image-png separates them: what a program does about an error
+/// (report the file as bad, raise a limit, retry, fix its own call, file a bug) follows
+/// from its category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Category {
+    /// The input is not a valid or supported `.npy`/`.npz` file.
+    Format,
+    /// The input exceeds a limit: one of [`ReadOptions`](crate::ReadOptions) or a fixed
+    /// one of [`limits`](crate::limits).
+    Limit,
+    /// The operating system or the underlying reader or writer failed.
+    Io,
+    /// The caller asked for something inconsistent (a wrong element type, a missing field
+    /// or member, data that does not fit its shape).
+    Usage,
+    /// npyguard or a library it drives failed an invariant (a bug worth reporting).
+    Internal,
 }
 
 impl ErrorKind {
@@ -133,6 +158,53 @@ impl ErrorKind {
             ErrorKind::MemberNotFound => "member-not-found",
             ErrorKind::Unbacked => "unbacked-output",
             ErrorKind::Arrow => "arrow",
+            ErrorKind::Internal => "internal",
+        }
+    }
+
+    /// Who caused errors of this kind.
+    ///
+    /// ```
+    /// use npyguard::{Category, ErrorKind};
+    /// assert_eq!(ErrorKind::Truncated.category(), Category::Format);
+    /// assert_eq!(ErrorKind::FileTooLarge.category(), Category::Limit);
+    /// assert_eq!(ErrorKind::TypeMismatch.category(), Category::Usage);
+    /// ```
+    pub fn category(self) -> Category {
+        use ErrorKind as K;
+        match self {
+            K::HeaderTooLong
+            | K::NestingTooDeep
+            | K::FileTooLarge
+            | K::TooManyMembers
+            | K::TotalTooLarge
+            | K::CompressionRatio
+            | K::Unbacked => Category::Limit,
+            K::Io => Category::Io,
+            K::TypeMismatch | K::InvalidInput | K::MemberNotFound => Category::Usage,
+            K::Arrow | K::Internal => Category::Internal,
+            K::BadMagic
+            | K::UnsupportedVersion
+            | K::HeaderEncoding
+            | K::HeaderSyntax
+            | K::DuplicateKey
+            | K::MissingKey
+            | K::UnknownKey
+            | K::BadValue
+            | K::BadDescr
+            | K::UnsupportedDtype
+            | K::DuplicateField
+            | K::ShapeOverflow
+            | K::Truncated
+            | K::TrailingBytes
+            | K::BadPayload
+            | K::ZipFormat
+            | K::ZipHeaderMismatch
+            | K::DuplicateMember
+            | K::EncryptedMember
+            | K::UnsupportedCompression
+            | K::CrcMismatch
+            | K::SizeMismatch => Category::Format,
         }
     }
 }
@@ -143,34 +215,41 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// An error with its kind, the byte offset where it was detected and what was expected there.
+/// An error with its kind, the byte offset where it was detected (when it concerns a
+/// position of an input) and what was expected there.
+///
+/// Displayed as `kind at byte N: expected E, found F`; without a position as
+/// `kind: expected E, found F`; an operating-system failure on a path as
+/// `cannot open x.npy: No such file or directory`.
 #[derive(Debug, thiserror::Error)]
-#[error("{kind} at byte {offset}: expected {expected}{}", found_suffix(.found.as_deref()))]
+#[error("{}", self.message())]
 pub struct Error {
     kind: ErrorKind,
-    offset: u64,
+    offset: Option<u64>,
     expected: String,
     found: Option<String>,
     #[source]
     source: Option<std::io::Error>,
 }
 
-fn found_suffix(found: Option<&str>) -> String {
-    match found {
-        Some(f) => format!(", found {f}"),
-        None => String::new(),
-    }
-}
-
 impl Error {
-    /// Builds an error of `kind` at `offset`, saying what was `expected`.
+    /// Builds an error of `kind` detected at byte `offset` of the input, saying what was `expected`.
     pub fn new(kind: ErrorKind, offset: u64, expected: impl Into<String>) -> Error {
         Error {
             kind,
-            offset,
+            offset: Some(offset),
             expected: expected.into(),
             found: None,
             source: None,
+        }
+    }
+
+    /// Builds an error of `kind` that concerns no position of an input (a caller's
+    /// argument, a limit on a whole archive, a failed invariant).
+    pub fn unplaced(kind: ErrorKind, expected: impl Into<String>) -> Error {
+        Error {
+            offset: None,
+            ..Error::new(kind, 0, expected)
         }
     }
 
@@ -181,14 +260,37 @@ impl Error {
         self
     }
 
-    /// Wraps an I/O error that happened at `offset`.
+    /// Wraps an I/O error of a stream that happened at byte `offset`.
     pub fn io(offset: u64, err: std::io::Error) -> Error {
         Error {
             kind: ErrorKind::Io,
-            offset,
+            offset: Some(offset),
             expected: "a readable/writable stream".to_string(),
             found: Some(err.to_string()),
             source: Some(err),
+        }
+    }
+
+    /// Wraps an I/O error of an operation on a whole file: `action` is what was tried,
+    /// e.g. `cannot open x.npy`; displayed as `cannot open x.npy: No such file or directory`.
+    pub fn os(action: impl Into<String>, err: std::io::Error) -> Error {
+        Error {
+            offset: None,
+            expected: action.into(),
+            ..Error::io(0, err)
+        }
+    }
+
+    fn message(&self) -> String {
+        let found = self.found.as_deref();
+        match (self.kind, self.offset) {
+            (ErrorKind::Io, None) => format!("{}: {}", self.expected, found.unwrap_or("failed")),
+            (kind, Some(at)) => format!(
+                "{kind} at byte {at}: expected {}{}",
+                self.expected,
+                found_suffix(found)
+            ),
+            (kind, None) => format!("{kind}: expected {}{}", self.expected, found_suffix(found)),
         }
     }
 
@@ -197,8 +299,14 @@ impl Error {
         self.kind
     }
 
-    /// Byte offset in the file or stream where the error was detected.
-    pub fn offset(&self) -> u64 {
+    /// Who caused the error (see [`Category`]).
+    pub fn category(&self) -> Category {
+        self.kind.category()
+    }
+
+    /// Byte offset in the file or stream where the error was detected; `None` when the
+    /// error concerns no position of an input.
+    pub fn offset(&self) -> Option<u64> {
         self.offset
     }
 
@@ -223,8 +331,15 @@ impl Error {
     /// The same error moved by `delta` bytes (used when a sub-parser works on a slice).
     #[must_use]
     pub(crate) fn shifted(mut self, delta: u64) -> Error {
-        self.offset = self.offset.saturating_add(delta);
+        self.offset = self.offset.map(|at| at.saturating_add(delta));
         self
+    }
+}
+
+fn found_suffix(found: Option<&str>) -> String {
+    match found {
+        Some(f) => format!(", found {f}"),
+        None => String::new(),
     }
 }
 

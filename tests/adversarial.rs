@@ -499,7 +499,11 @@ impl Runner {
         let (slice, stream, path, typed) = self.reads(label, bytes, opts);
         let show = |r: &Read| match r {
             Ok(a) => format!("ok {:?} {:?}", a.dtype(), a.shape()),
-            Err(e) => format!("{} at {}", e.kind().name(), e.offset()),
+            Err(e) => format!(
+                "{} at {}",
+                e.kind().name(),
+                e.offset().map_or("-".to_string(), |at| at.to_string())
+            ),
         };
         let outcome = format!(
             "slice {}, stream {}, path {}",

@@ -183,7 +183,7 @@ fn roundtrip_field_of_zero_size_record_overflows() {
 /// c50b4e8 ("Header::new refuses dtypes whose descr would not read back").
 #[test]
 fn header_new_refuses_dtypes_the_reader_would_refuse() {
-    use npyguard::decode::PayloadDecoder;
+    use npyguard::PayloadDecoder;
     use npyguard::{
         read_bytes, write, DateUnit, Dtype, Endian, Field, Header, ReadOptions, Record, TimeUnit,
     };

@@ -139,7 +139,7 @@ fn outcome(r: &npyguard::Result<Header>) -> String {
             h.shape(),
             h.fortran_order()
         ),
-        Err(e) => format!("rejected: {} at {}: {e}", e.kind().name(), e.offset()),
+        Err(e) => format!("rejected: {} at {:?}: {e}", e.kind().name(), e.offset()),
     };
     const MAX: usize = 240;
     match full.char_indices().nth(MAX) {

@@ -160,7 +160,9 @@ fn hostile_inputs_are_rejected_in_bounded_memory() {
             "{:32} {:>18} at {:>7}  {:>8.3} ms (3 readers)",
             c.name,
             c.kind.name(),
-            from_slice.offset(),
+            from_slice
+                .offset()
+                .map_or("-".to_string(), |at| at.to_string()),
             elapsed.as_secs_f64() * 1e3
         ));
     }

@@ -478,7 +478,7 @@ fn record_text_fields_are_checked_where_records_enter() {
         .is_equal());
     let e = read_bytes(&bad, &opts).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadPayload, "{e}");
-    assert_eq!(e.offset(), bad.len() as u64 - 4, "{e}");
+    assert_eq!(e.offset(), Some(bad.len() as u64 - 4), "{e}");
     let p = write("record_text.npy", &bad);
     for cmd in ["validate", "dump"] {
         assert_eq!(run(&[cmd, s(&p)]).code, Some(1), "{cmd}");

@@ -24,3 +24,8 @@ pub fn push_json_str(out: &mut String, s: &str) {
     }
     out.push('"');
 }
+
+/// An error's byte offset as JSON: a number, or `null` when the error has no position.
+pub fn json_offset(offset: Option<u64>) -> String {
+    offset.map_or_else(|| "null".to_string(), |at| at.to_string())
+}

@@ -30,7 +30,10 @@ pub enum Outcome {
         bytes: Vec<u8>,
     },
     /// An error: its kind and byte offset.
-    Error { kind: ErrorKind, offset: u64 },
+    Error {
+        kind: ErrorKind,
+        offset: Option<u64>,
+    },
 }
 
 impl Debug for Outcome {
@@ -52,7 +55,7 @@ impl Debug for Outcome {
                     if bytes.len() > 256 { " ..." } else { "" }
                 )
             }
-            Outcome::Error { kind, offset } => write!(f, "Error {{ {kind:?} at {offset} }}"),
+            Outcome::Error { kind, offset } => write!(f, "Error {{ {kind:?} at {offset:?} }}"),
         }
     }
 }
@@ -106,7 +109,7 @@ pub fn assert_same_header(
     };
     let show = |r: &npyguard::Result<Header>| match r {
         Ok(h) => format!("{h:?}"),
-        Err(e) => format!("Error {{ {:?} at {}: {e} }}", e.kind(), e.offset()),
+        Err(e) => format!("Error {{ {:?} at {:?}: {e} }}", e.kind(), e.offset()),
     };
     assert!(
         same,
@@ -452,6 +455,6 @@ pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
 /// widest rendering of an element (a `U` character escaped, a complex pair, brackets of
 /// up to 64 dimensions). More is a finding: output no input byte pays for.
 pub fn output_bound(input_len: usize) -> usize {
-    let items = input_len.saturating_add(npyguard::options::MAX_UNBACKED_ITEMS as usize);
+    let items = input_len.saturating_add(npyguard::limits::MAX_UNBACKED_ITEMS as usize);
     items.saturating_mul(256).saturating_add(1 << 20)
 }

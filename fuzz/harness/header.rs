@@ -144,8 +144,8 @@ pub fn run(data: &[u8]) {
         match (&parsed, &text) {
             (Err(e), _) => {
                 assert!(
-                    e.offset() <= data.len() as u64,
-                    "parse_dict({version:?}) error offset {} is past the {}-byte text: {e}; input {}",
+                    e.offset().is_some_and(|at| at <= data.len() as u64),
+                    "parse_dict({version:?}) error offset {:?} is past the {}-byte text: {e}; input {}",
                     e.offset(),
                     data.len(),
                     show(data)
@@ -278,8 +278,8 @@ fn check_header(data: &[u8], version: Version, dict_ok: bool) {
                 ctx()
             ),
             Err(e) => assert!(
-                e.offset() <= end,
-                "Header::parse ({mode}) error offset {} past the header end {end}: {e}; {}",
+                e.offset().is_some_and(|at| at <= end),
+                "Header::parse ({mode}) error offset {:?} past the header end {end}: {e}; {}",
                 e.offset(),
                 ctx()
             ),

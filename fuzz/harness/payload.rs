@@ -16,8 +16,8 @@
 use std::io::Cursor;
 
 use arbitrary::Unstructured;
-use npyguard::decode::PayloadDecoder;
 use npyguard::write::header_bytes;
+use npyguard::PayloadDecoder;
 use npyguard::{read_bytes, read_from, Array, Dtype, Endian, ErrorKind, Header, ReadOptions};
 
 #[path = "common.rs"]
@@ -217,7 +217,7 @@ pub fn run(data: &[u8]) {
     let shift = |o: &Outcome| match o {
         Outcome::Error { kind, offset } => Outcome::Error {
             kind: *kind,
-            offset: offset + head.len() as u64,
+            offset: offset.map(|at| at + head.len() as u64),
         },
         Outcome::Array {
             dtype,
@@ -250,7 +250,7 @@ pub fn run(data: &[u8]) {
     let strict_expected = match &whole.outcome {
         Outcome::Array { .. } if payload.len() > len => Outcome::Error {
             kind: ErrorKind::TrailingBytes,
-            offset: (head.len() + len) as u64,
+            offset: Some((head.len() + len) as u64),
         },
         other => shift(other),
     };

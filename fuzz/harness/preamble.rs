@@ -37,8 +37,8 @@ pub fn run(data: &[u8]) {
 
     if let Err(e) = &from_bytes {
         assert!(
-            e.offset() <= data.len() as u64,
-            "error offset {} past the end ({} bytes): {e}; {}",
+            e.offset().is_some_and(|at| at <= data.len() as u64),
+            "error offset {:?} past the end ({} bytes): {e}; {}",
             e.offset(),
             data.len(),
             ctx()

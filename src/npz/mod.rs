@@ -81,7 +81,7 @@
 //!
 //! [`savez`] and [`savez_compressed`] write what `np.savez` and
 //! `np.savez_compressed` write: one member `NAME.npy` per array, in the given
-//! order, each member's bytes exactly `np.save`'s ([`write::to_writer`](crate::write::to_writer)),
+//! order, each member's bytes exactly `np.save`'s ([`write::to_writer`](crate::io::write::to_writer)),
 //! with NumPy's zip64 extra fields, 1980-01-01 timestamps and `0o600` permissions.
 //! [`name_arrays`] names unnamed arrays `arr_0`, `arr_1`… as NumPy does.
 
@@ -94,10 +94,10 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::array::{Array, NpyArray};
-use crate::element::Element;
+use crate::data::array::{Array, NpyArray};
+use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::Header;
+use crate::format::header::Header;
 use crate::options::ReadOptions;
 use stream::{Guard, Limits, Source};
 
@@ -191,11 +191,13 @@ pub struct NpzArchive<R> {
 /// Opens the `.npz` file at `path` (see [`NpzArchive::new`]). The path is opened once; a
 /// directory, FIFO or device is refused as an I/O error (an archive must be seekable).
 pub fn open(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<NpzArchive<BufReader<File>>> {
-    let file = File::open(path).map_err(|e| Error::io(0, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(0, e))?;
+    let path = path.as_ref();
+    let cannot = || format!("cannot open {}", path.display());
+    let file = File::open(path).map_err(|e| Error::os(cannot(), e))?;
+    let meta = file.metadata().map_err(|e| Error::os(cannot(), e))?;
     if !meta.is_file() {
-        return Err(Error::io(
-            0,
+        return Err(Error::os(
+            cannot(),
             io::Error::other("not a regular file (an archive must be seekable)"),
         ));
     }
@@ -238,7 +240,9 @@ fn key_index(members: &[Member]) -> Result<HashMap<String, usize>> {
 impl<R: Read + Seek> NpzArchive<R> {
     /// Opens an archive and checks its structure (see the [module docs](self)); no member is decompressed.
     pub fn new(mut reader: R, opts: &ReadOptions) -> Result<NpzArchive<R>> {
-        let len = reader.seek(SeekFrom::End(0)).map_err(|e| Error::io(0, e))?;
+        let len = reader
+            .seek(SeekFrom::End(0))
+            .map_err(|e| Error::os("cannot seek the archive", e))?;
         // NumPy takes a file for an archive only when it starts with one of these.
         let mut magic = [0u8; 4];
         match structure::read_at(&mut reader, 0, &mut magic, "a zip signature") {
@@ -317,7 +321,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// Reads array `name` (its key or full name), checking its CRC and sizes.
     pub fn array(&mut self, name: &str) -> Result<Array> {
         let index = self.index_of(name)?;
-        self.run(index, true, |r, opts| crate::read::read_from(r, opts))
+        self.run(index, true, |r, opts| crate::io::read::read_from(r, opts))
     }
 
     /// Reads array `name` as a typed array ([`ErrorKind::TypeMismatch`] if `T` cannot represent its dtype).
@@ -328,14 +332,14 @@ impl<R: Read + Seek> NpzArchive<R> {
 
     /// Reads only the header of array `name`: just enough of the member is decompressed,
     /// so its CRC is not checked. The header is checked against the member's declared size
-    /// as a full read would check it against the bytes ([`read::check_length`](crate::read::check_length):
+    /// as a full read would check it against the bytes ([`read::check_length`](crate::io::read::check_length):
     /// limits, a payload the size does not cover, trailing bytes).
     pub fn header(&mut self, name: &str) -> Result<Header> {
         let index = self.index_of(name)?;
         let size = self.members.get(index).map_or(0, |m| m.size);
         self.run(index, false, |r, opts| {
-            let h = crate::read::read_header(r, opts)?;
-            crate::read::check_length(&h, size, opts)?;
+            let h = crate::io::read::read_header(r, opts)?;
+            crate::io::read::check_length(&h, size, opts)?;
             Ok(h)
         })
     }
@@ -346,7 +350,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     pub fn verify_member(&mut self, name: &str) -> Result<u64> {
         let index = self.index_of(name)?;
         self.run(index, true, |r, _| {
-            io::copy(r, &mut io::sink()).map_err(|e| Error::io(0, e))?;
+            io::copy(r, &mut io::sink()).map_err(|e| Error::os("cannot read the member", e))?;
             Ok(())
         })?;
         Ok(self.members.get(index).map_or(0, |m| m.size))
@@ -369,9 +373,8 @@ impl<R: Read + Seek> NpzArchive<R> {
         if let Some(&i) = self.index.get(name) {
             return Ok(i);
         }
-        Err(Error::new(
+        Err(Error::unplaced(
             ErrorKind::MemberNotFound,
-            0,
             format!(
                 "a member answering to {name:?} (named {name:?} or {:?})",
                 format!("{name}{NPY_SUFFIX}")
@@ -398,9 +401,8 @@ impl<R: Read + Seek> NpzArchive<R> {
         f: impl FnOnce(&mut Guard<'_, R>, &ReadOptions) -> Result<T>,
     ) -> Result<T> {
         let Some(member) = self.members.get(index).cloned() else {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::MemberNotFound,
-                0,
                 format!("a member at index {index}"),
             ));
         };
@@ -444,7 +446,7 @@ impl<R: Read + Seek> Iterator for Arrays<'_, R> {
         self.next = index.saturating_add(1);
         Some(
             self.archive
-                .run(index, true, |r, opts| crate::read::read_from(r, opts))
+                .run(index, true, |r, opts| crate::io::read::read_from(r, opts))
                 .map(|a| (key, a)),
         )
     }

@@ -6,7 +6,7 @@ use std::io::{self, Seek, Write};
 use std::path::Path;
 
 use super::NPY_SUFFIX;
-use crate::array::Array;
+use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The name NumPy gives the `i`-th unnamed array: `arr_{i}`.
@@ -30,9 +30,8 @@ pub fn name_arrays<'a>(
     let mut seen = HashSet::with_capacity(out.len());
     for (n, _) in &out {
         if !seen.insert(n.as_str()) {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 "array names that are all different",
             )
             .found(format!("{n:?} twice")));
@@ -54,10 +53,12 @@ pub fn savez_compressed<W: Write + Seek, S: AsRef<str>>(w: W, arrays: &[(S, &Arr
 
 /// [`savez`] to a new file at `path` (replacing any file there).
 pub fn savez_path<S: AsRef<str>>(path: impl AsRef<Path>, arrays: &[(S, &Array)]) -> Result<()> {
-    let file = File::create(path).map_err(|e| Error::io(0, e))?;
+    let path = path.as_ref();
+    let file = File::create(path)
+        .map_err(|e| Error::os(format!("cannot create {}", path.display()), e))?;
     savez(io::BufWriter::new(file), arrays)?
         .flush()
-        .map_err(|e| Error::io(0, e))
+        .map_err(|e| Error::os(format!("cannot write {}", path.display()), e))
 }
 
 /// [`savez_compressed`] to a new file at `path` (replacing any file there).
@@ -65,10 +66,12 @@ pub fn savez_compressed_path<S: AsRef<str>>(
     path: impl AsRef<Path>,
     arrays: &[(S, &Array)],
 ) -> Result<()> {
-    let file = File::create(path).map_err(|e| Error::io(0, e))?;
+    let path = path.as_ref();
+    let file = File::create(path)
+        .map_err(|e| Error::os(format!("cannot create {}", path.display()), e))?;
     savez_compressed(io::BufWriter::new(file), arrays)?
         .flush()
-        .map_err(|e| Error::io(0, e))
+        .map_err(|e| Error::os(format!("cannot write {}", path.display()), e))
 }
 
 fn write_npz<W: Write + Seek, S: AsRef<str>>(
@@ -81,9 +84,8 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         let name = name.as_ref();
         let member_len = name.len().saturating_add(NPY_SUFFIX.len());
         if name.contains('\0') || member_len > usize::from(u16::MAX) {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 "an array name without NUL, at most 65 531 bytes",
             )
             .found(format!(
@@ -92,9 +94,8 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
             )));
         }
         if !seen.insert(name) {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 "array names that are all different",
             )
             .found(format!("{name:?} twice")));
@@ -110,7 +111,7 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         let member = format!("{}{NPY_SUFFIX}", name.as_ref());
         zip.start_file(member.as_str(), options)
             .map_err(|e| write_error(e, &member))?;
-        crate::write::to_writer(&mut zip, array).map_err(|e| e.in_member(&member))?;
+        crate::io::write::to_writer(&mut zip, array).map_err(|e| e.in_member(&member))?;
     }
     zip.finish()
         .map_err(|e| write_error(e, "(central directory)"))
@@ -118,13 +119,9 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
 
 fn write_error(e: zip::result::ZipError, member: &str) -> Error {
     match e {
-        zip::result::ZipError::Io(io) => Error::io(0, io),
-        other => Error::new(
-            ErrorKind::InvalidInput,
-            0,
-            "a member the zip writer accepts",
-        )
-        .found(other.to_string()),
+        zip::result::ZipError::Io(io) => Error::os("cannot write the archive", io),
+        other => Error::unplaced(ErrorKind::InvalidInput, "a member the zip writer accepts")
+            .found(other.to_string()),
     }
     .in_member(member)
 }

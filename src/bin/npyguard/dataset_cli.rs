@@ -148,7 +148,7 @@ pub fn convert(array: Array, output: &Path, args: &DatasetArgs) -> Result<ExitCo
     }
     .and_then(|stats| {
         out.flush()
-            .map_err(|e| npyguard::Error::io(0, e))
+            .map_err(|e| npyguard::Error::os("cannot write the output", e))
             .map(|()| stats)
     });
     drop(out);

@@ -16,7 +16,7 @@ use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use npyguard::npz::{self, NpzArchive};
-use npyguard::{Array, Error, ErrorKind, Header, ReadOptions};
+use npyguard::{Array, Category, Error, ErrorKind, Header, Preamble, ReadOptions};
 
 /// Bytes read to tell `.npy` from `.npz`.
 const SNIFF: usize = 6;
@@ -39,18 +39,19 @@ pub enum Failure {
     Invalid(Error),
 }
 
-/// `path: OS message`, the text of an exit-2 error.
+/// `cannot read PATH: OS message`, the text of an exit-2 error (a library error on a whole
+/// file already names its action and path).
 pub fn os_message(path: &Path, e: &Error) -> String {
-    format!(
-        "{}: {}",
-        path.display(),
-        e.found_text().unwrap_or(e.expected())
-    )
+    let os = e.found_text().unwrap_or(e.expected());
+    match e.offset() {
+        None if e.expected().starts_with("cannot ") => e.to_string(),
+        _ => format!("cannot read {}: {os}", path.display()),
+    }
 }
 
 /// An error as the exit code it means: I/O errors are the OS's (exit 2), the rest are the input's (exit 1).
 pub fn classify(path: &Path, e: Error) -> Failure {
-    if e.kind() == ErrorKind::Io {
+    if e.category() == Category::Io {
         Failure::Os(os_message(path, &e))
     } else {
         Failure::Invalid(e)
@@ -59,11 +60,14 @@ pub fn classify(path: &Path, e: Error) -> Failure {
 
 /// Opens `path` once and tells its format from its first bytes.
 pub fn open(path: &Path) -> Result<Input, Failure> {
-    let os = |e: std::io::Error| Failure::Os(format!("{}: {e}", path.display()));
+    let os = |e: std::io::Error| Failure::Os(format!("cannot open {}: {e}", path.display()));
     let mut file = File::open(path).map_err(os)?;
     let meta = file.metadata().map_err(os)?;
     if meta.is_dir() {
-        return Err(Failure::Os(format!("{}: is a directory", path.display())));
+        return Err(Failure::Os(format!(
+            "cannot read {}: is a directory",
+            path.display()
+        )));
     }
     let mut head = Vec::with_capacity(SNIFF);
     (&mut file)
@@ -81,7 +85,7 @@ pub fn open(path: &Path) -> Result<Input, Failure> {
     }
     if is_npz {
         return Err(Failure::Os(format!(
-            "{}: a .npz archive must be a seekable regular file (this is a FIFO, socket or device)",
+            "cannot read {}: a .npz archive must be a seekable regular file (this is a FIFO, socket or device)",
             path.display()
         )));
     }
@@ -92,7 +96,7 @@ fn looks_npz(path: &Path, head: &[u8]) -> bool {
     if npz::looks_like_npz(head) {
         return true;
     }
-    if head.starts_with(npyguard::preamble::MAGIC) {
+    if head.starts_with(Preamble::MAGIC) {
         return false;
     }
     path.extension()
@@ -108,7 +112,7 @@ impl Input {
     /// Reads the whole `.npy` (an archive is refused: callers dispatch on [`is_npz`](Input::is_npz)).
     pub fn read_npy(self, opts: &ReadOptions) -> npyguard::Result<Array> {
         match self {
-            Input::NpyFile(f) => npyguard::read::read_file(f, opts),
+            Input::NpyFile(f) => npyguard::read_file(f, opts),
             Input::NpyStream(s) => npyguard::read_from(s, opts),
             Input::Npz(_) => Err(not_npy()),
         }
@@ -119,16 +123,16 @@ impl Input {
     pub fn inspect_npy(self, opts: &ReadOptions) -> npyguard::Result<Header> {
         match self {
             Input::NpyFile(f) => {
-                let len = npyguard::read::file_length(&f, opts)?;
+                let len = npyguard::file_length(&f, opts)?;
                 let h = npyguard::read_header(BufReader::new(f), opts)?;
                 if let Some(len) = len {
-                    npyguard::read::check_length(&h, len, opts)?;
+                    npyguard::check_length(&h, len, opts)?;
                 }
                 Ok(h)
             }
             Input::NpyStream(s) => {
                 let h = npyguard::read_header(s, opts)?;
-                npyguard::read::check_length(&h, h.payload_offset(), opts).or_else(|e| {
+                npyguard::check_length(&h, h.payload_offset(), opts).or_else(|e| {
                     // Only the header has arrived: the claim is checked, not the length.
                     if e.kind() == ErrorKind::Truncated {
                         Ok(())

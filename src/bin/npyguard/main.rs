@@ -36,7 +36,7 @@ struct Limits {
     #[arg(long, value_name = "N")]
     max_file_bytes: Option<u64>,
     /// Refuse headers longer than N bytes (checked before the header is read).
-    #[arg(long, value_name = "N", default_value_t = npyguard::options::DEFAULT_MAX_HEADER_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = npyguard::limits::DEFAULT_MAX_HEADER_BYTES)]
     max_header_bytes: usize,
     /// Refuse what NumPy refuses (extra header keys, headers over 10 000 characters).
     #[arg(long)]
@@ -45,7 +45,7 @@ struct Limits {
     #[arg(long)]
     allow_trailing_bytes: bool,
     /// .npz: refuse archives of more than N members (checked before the directory is read).
-    #[arg(long, value_name = "N", default_value_t = npyguard::options::DEFAULT_MAX_NPZ_MEMBERS)]
+    #[arg(long, value_name = "N", default_value_t = npyguard::limits::DEFAULT_MAX_NPZ_MEMBERS)]
     max_members: usize,
     /// .npz: refuse when the members read decompress to more than N bytes in all.
     #[arg(long, value_name = "N")]

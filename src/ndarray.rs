@@ -23,15 +23,14 @@
 
 use ndarray::{ArrayBase, ArrayD, ArrayViewD, Data, Dimension, IxDyn, ShapeBuilder};
 
-use crate::array::NpyArray;
-use crate::dtype::Endian;
-use crate::element::Element;
+use crate::data::array::NpyArray;
+use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::dtype::Endian;
 
 fn shape_err(e: ndarray::ShapeError) -> Error {
-    Error::new(
+    Error::unplaced(
         ErrorKind::InvalidInput,
-        0,
         "data that fits the shape (ndarray)",
     )
     .found(e.to_string())
@@ -146,9 +145,8 @@ impl<T: Element> NpyArray<T> {
             .checked_add(n)
             .and_then(|end| v.get(start..end))
             .ok_or_else(|| {
-                Error::new(
+                Error::unplaced(
                     ErrorKind::InvalidInput,
-                    0,
                     "an ndarray buffer that holds the array",
                 )
             })?;

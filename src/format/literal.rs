@@ -15,8 +15,7 @@
 
 use std::fmt;
 
-pub use crate::parser::parse_dict;
-use crate::repr::write_py_str;
+use crate::format::repr::write_py_str;
 
 /// A Python integer literal: exact when it fits in `u64`, otherwise its decimal digits.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -20,13 +20,13 @@ use std::fs::File;
 use std::io::{ErrorKind as IoKind, Read};
 use std::path::Path;
 
-use crate::array::{Array, ArrayData, NpyArray};
-use crate::decode::{PayloadDecoder, Sink};
-use crate::element::Element;
+use crate::data::array::{Array, ArrayData, NpyArray};
+use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::Header;
+use crate::format::header::Header;
+use crate::format::preamble::Preamble;
+use crate::io::decode::{Decoder, Sink};
 use crate::options::ReadOptions;
-use crate::preamble::Preamble;
 
 /// Size of the buffer payload bytes are read through.
 const CHUNK: usize = 1 << 18;
@@ -62,10 +62,10 @@ fn read_array<R: Read>(reader: R, opts: &ReadOptions, file_len: Option<u64>) -> 
 /// `max_file_bytes` before reading, and the read itself is bounded, so a file
 /// that grows meanwhile cannot push memory past the limit.
 pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
-    read_file(
-        File::open(path.as_ref()).map_err(|e| Error::io(0, e))?,
-        opts,
-    )
+    let path = path.as_ref();
+    let file =
+        File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
+    read_file(file, opts)
 }
 
 /// Reads only the preamble and header from a stream (the payload is not touched).
@@ -111,7 +111,7 @@ impl<T: Element> NpyArray<T> {
     /// }
     /// ```
     pub fn read_into<R: Read>(reader: R, opts: &ReadOptions, buf: &mut Vec<T>) -> Result<Header> {
-        let taken = crate::decode::Reused::new(std::mem::take(buf));
+        let taken = crate::io::decode::Reused::new(std::mem::take(buf));
         let (header, mut data) = read_stream(reader, opts, None, check_type::<T>, |_| taken)?;
         if header.element_count() == 0 {
             data.vec.clear();
@@ -127,7 +127,7 @@ impl<T: Element> NpyArray<T> {
         buf: &mut Vec<T>,
     ) -> Result<Header> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
-        let taken = crate::decode::Reused::new(std::mem::take(buf));
+        let taken = crate::io::decode::Reused::new(std::mem::take(buf));
         let (header, mut data) = read_stream(file, opts, len, check_type::<T>, |_| taken)?;
         if header.element_count() == 0 {
             data.vec.clear();
@@ -179,7 +179,8 @@ fn file_too_large(limit: u64, size: u64) -> Error {
 }
 
 fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, Option<u64>)> {
-    let file = File::open(path).map_err(|e| Error::io(0, e))?;
+    let file =
+        File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
     let len = file_length(&file, opts)?;
     Ok((file, len))
 }
@@ -188,9 +189,14 @@ fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, Option<u64>)> 
 /// file, `None` for a FIFO, socket or device (read as a stream, the limit enforced on the
 /// bytes that arrive). A directory is an I/O error.
 pub fn file_length(file: &File, opts: &ReadOptions) -> Result<Option<u64>> {
-    let meta = file.metadata().map_err(|e| Error::io(0, e))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::os("cannot read the file's metadata", e))?;
     if meta.is_dir() {
-        return Err(Error::io(0, std::io::Error::other("is a directory")));
+        return Err(Error::os(
+            "cannot read a directory",
+            std::io::Error::other("is a directory"),
+        ));
     }
     if !meta.is_file() {
         return Ok(None);
@@ -218,7 +224,7 @@ pub fn read_file(file: File, opts: &ReadOptions) -> Result<Array> {
 /// ([`ErrorKind::TrailingBytes`]).
 ///
 /// ```
-/// use npyguard::{read::check_length, write::to_vec, ErrorKind, NpyArray, ReadOptions};
+/// use npyguard::{check_length, write::to_vec, ErrorKind, NpyArray, ReadOptions};
 /// let file = to_vec(&NpyArray::from_vec(vec![1u8, 2, 3], vec![3]).unwrap().to_array()).unwrap();
 /// let h = npyguard::read_header(&file[..], &ReadOptions::default()).unwrap();
 /// assert!(check_length(&h, file.len() as u64, &ReadOptions::default()).is_ok());
@@ -287,7 +293,7 @@ fn read_slice_into<S: Sink>(
     let start = usize::try_from(header.payload_offset()).unwrap_or(usize::MAX);
     let payload = bytes.get(start..).unwrap_or_default();
     let sink = make(&header);
-    let mut dec = PayloadDecoder::with_sink(header, sink);
+    let mut dec = Decoder::with_sink(header, sink);
     if payload.len() >= dec.remaining() {
         dec.reserve_all();
     }
@@ -401,7 +407,7 @@ fn read_stream<R: Read, S: Sink>(
         }
     }
     let sink = make(&header);
-    let mut dec = PayloadDecoder::with_sink(header, sink);
+    let mut dec = Decoder::with_sink(header, sink);
     if file_len.is_some() {
         dec.reserve_all();
     }

@@ -14,11 +14,11 @@
 //! assert!(matches!(back.data(), ArrayData::F64(v) if v == &[1.5, -2.0, 3.25, 4.0]));
 //! ```
 
-use crate::dtype::{Dtype, Endian, Record};
-use crate::element::Element;
+use crate::data::element::Element;
+use crate::data::layout;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::Header;
-use crate::layout;
+use crate::format::dtype::{Dtype, Endian, Record};
+use crate::format::header::Header;
 
 /// The values of an array of any dtype, in the file's memory order.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,18 +331,16 @@ impl Array {
     fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
         if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
-                0,
                 format!("data for dtype {}", header.dtype().typestr()),
             ));
         }
         let per = units_per_element(header.dtype());
         let want = header.element_count().checked_mul(per);
         if want != Some(data.units()) {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 format!(
                     "{} elements for shape {:?}",
                     header.element_count(),
@@ -464,16 +462,14 @@ impl Array {
     /// `self.shape() + field.shape` (nested records stay records; padding is skipped).
     pub fn field(&self, name: &str) -> Result<Array> {
         let Dtype::Record(rec) = self.dtype() else {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
-                0,
                 "a record dtype for field access",
             ));
         };
         let Some(f) = rec.field(name) else {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 format!("a field named {name:?}"),
             ));
         };
@@ -483,7 +479,7 @@ impl Array {
             std::borrow::Cow::Borrowed(self)
         };
         let ArrayData::Record(raw) = &c.data else {
-            return Err(Error::new(ErrorKind::TypeMismatch, 0, "record data"));
+            return Err(Error::unplaced(ErrorKind::TypeMismatch, "record data"));
         };
         let mut shape = self.shape().to_vec();
         shape.extend_from_slice(&f.shape);
@@ -534,9 +530,8 @@ impl Array {
     /// The typed array, when `T` represents this dtype exactly.
     pub fn into_typed<T: Element>(self) -> Result<NpyArray<T>> {
         if T::endian_of(self.dtype()).is_none() {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
-                0,
                 format!("an array of {}", T::dtype(Endian::Little).typestr()),
             )
             .found(self.dtype().typestr()));
@@ -545,9 +540,8 @@ impl Array {
         match T::take_data(data) {
             Ok(data) => Ok(NpyArray { header, data }),
             // Unreachable for a consistent array (`Array::new` checks variant against dtype).
-            Err(_) => Err(Error::new(
+            Err(_) => Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
-                0,
                 format!("data of {}", T::dtype(Endian::Little).typestr()),
             )),
         }
@@ -592,7 +586,7 @@ fn utf32_char(u: u32, at: u64) -> Result<char> {
 /// Checks the `U` fields (at any depth) of whole records in `bytes`, as a plain `U` array
 /// is checked when it is decoded: so a record array that reads is one whose every field
 /// can be taken out ([`Array::field`]) and printed.
-fn check_record_text(r: &crate::dtype::Record, bytes: &[u8], offset: u64) -> Result<()> {
+fn check_record_text(r: &crate::format::dtype::Record, bytes: &[u8], offset: u64) -> Result<()> {
     if r.itemsize == 0 || !r.fields.iter().any(|f| holds_unicode(&f.dtype)) {
         return Ok(());
     }
@@ -690,9 +684,8 @@ impl<T: Element> NpyArray<T> {
     ) -> Result<NpyArray<T>> {
         let header = Header::new(T::dtype(endian), shape, fortran_order)?;
         if header.element_count() != data.len() {
-            return Err(Error::new(
+            return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 format!(
                     "{} elements for shape {:?}",
                     header.element_count(),

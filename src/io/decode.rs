@@ -6,7 +6,7 @@
 //! a header that claims more data than exists cannot force an allocation.
 //!
 //! ```
-//! use npyguard::{decode::PayloadDecoder, Header, Dtype, Endian, ArrayData};
+//! use npyguard::{PayloadDecoder, Header, Dtype, Endian, ArrayData};
 //! let header = Header::new(Dtype::I16(Endian::Big), vec![2], false).unwrap();
 //! let mut dec = PayloadDecoder::new(header);
 //! for b in [0x01u8, 0x02, 0xff, 0xfe] {
@@ -16,16 +16,16 @@
 //! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2]));
 //! ```
 
-use crate::array::{Array, ArrayData};
-use crate::element::Element;
+use crate::data::array::{Array, ArrayData};
+use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::Header;
+use crate::format::header::Header;
 
 /// Most elements reserved up front when the input's size is not known to cover the payload.
 const SPECULATIVE_BYTES: usize = 1 << 20;
 
 /// Where decoded elements go: the dynamic [`ArrayData`] or a typed `Vec<T>`.
-pub trait Sink {
+pub(crate) trait Sink {
     /// Reserves room for `elements` more elements.
     fn reserve(&mut self, header: &Header, elements: usize);
     /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
@@ -46,7 +46,7 @@ pub trait Sink {
 
 impl Sink for ArrayData {
     fn reserve(&mut self, header: &Header, elements: usize) {
-        let per = crate::array::units_per_element(header.dtype());
+        let per = crate::data::array::units_per_element(header.dtype());
         self.reserve_units(elements.saturating_mul(per));
     }
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
@@ -175,9 +175,76 @@ impl<T: Element> Sink for Reused<T> {
     }
 }
 
-/// Incremental decoder of one array's payload.
+/// Incremental decoder of one array's payload into the dynamic [`ArrayData`].
+///
+/// Whatever the chunking of the input, the result is the same; storage grows as
+/// bytes arrive (nothing is reserved for bytes that have not been seen unless
+/// [`reserve_all`](PayloadDecoder::reserve_all) is called).
+///
+/// ```
+/// use npyguard::{write, NpyArray, PayloadDecoder, Header, ReadOptions};
+/// let bytes = write::to_vec(&NpyArray::from_vec(vec![1u16, 2, 3], vec![3]).unwrap().to_array()).unwrap();
+/// let header = Header::from_bytes(&bytes, &ReadOptions::default()).unwrap();
+/// let payload = &bytes[header.payload_offset() as usize..];
+/// let mut dec = PayloadDecoder::new(header);
+/// for byte in payload.chunks(1) {
+///     dec.feed(byte).unwrap();
+/// }
+/// assert!(dec.is_complete());
+/// assert_eq!(dec.finish().unwrap().len(), 3);
+/// ```
 #[derive(Debug)]
-pub struct PayloadDecoder<S = ArrayData> {
+pub struct PayloadDecoder(Decoder<ArrayData>);
+
+impl PayloadDecoder {
+    /// A decoder for the payload described by `header`.
+    ///
+    /// Nothing is reserved; use [`reserve_all`](PayloadDecoder::reserve_all) once
+    /// the input is known to hold the whole payload.
+    pub fn new(header: Header) -> PayloadDecoder {
+        let sink = ArrayData::with_capacity(header.dtype(), 0);
+        PayloadDecoder(Decoder::with_sink(header, sink))
+    }
+
+    /// Reserves room for the whole payload at once (call only when the input is
+    /// known to hold that many bytes, e.g. after checking a file's length).
+    pub fn reserve_all(&mut self) {
+        self.0.reserve_all();
+    }
+
+    /// Payload bytes still expected.
+    pub fn remaining(&self) -> usize {
+        self.0.remaining()
+    }
+
+    /// Whether every payload byte has been fed.
+    pub fn is_complete(&self) -> bool {
+        self.0.is_complete()
+    }
+
+    /// Feeds the next bytes of the payload and returns how many were used
+    /// (fewer than `chunk.len()` only when the payload is complete).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<usize> {
+        self.0.feed(chunk)
+    }
+
+    /// File offset just past the last byte fed.
+    pub fn offset(&self) -> u64 {
+        self.0.offset()
+    }
+
+    /// Finishes decoding: an error if any payload byte is missing.
+    pub fn finish(self) -> Result<Array> {
+        self.0.check_complete()?;
+        let (header, data) = self.0.into_parts();
+        Ok(Array::from_parts(header, data))
+    }
+}
+
+/// The decoder behind [`PayloadDecoder`] and the typed readers, generic over where
+/// the values go.
+#[derive(Debug)]
+pub(crate) struct Decoder<S> {
     header: Header,
     sink: S,
     itemsize: usize,
@@ -189,29 +256,12 @@ pub struct PayloadDecoder<S = ArrayData> {
     offset: u64,
 }
 
-impl PayloadDecoder<ArrayData> {
-    /// A decoder for the payload described by `header`.
-    ///
-    /// Nothing is reserved; use [`reserve_all`](PayloadDecoder::reserve_all) once
-    /// the input is known to hold the whole payload.
-    pub fn new(header: Header) -> PayloadDecoder<ArrayData> {
-        let sink = ArrayData::with_capacity(header.dtype(), 0);
-        PayloadDecoder::with_sink(header, sink)
-    }
-
-    /// Finishes decoding: an error if any payload byte is missing.
-    pub fn finish(self) -> Result<Array> {
-        self.check_complete()?;
-        Ok(Array::from_parts(self.header, self.sink))
-    }
-}
-
-impl<S: Sink> PayloadDecoder<S> {
-    pub(crate) fn with_sink(header: Header, sink: S) -> PayloadDecoder<S> {
+impl<S: Sink> Decoder<S> {
+    pub(crate) fn with_sink(header: Header, sink: S) -> Decoder<S> {
         let itemsize = header.dtype().itemsize();
         let remaining = header.payload_len();
         let offset = header.payload_offset();
-        let mut dec = PayloadDecoder {
+        let mut dec = Decoder {
             header,
             sink,
             itemsize,
@@ -229,24 +279,24 @@ impl<S: Sink> PayloadDecoder<S> {
 
     /// Reserves room for the whole payload at once (call only when the input is
     /// known to hold that many bytes, e.g. after checking a file's length).
-    pub fn reserve_all(&mut self) {
+    pub(crate) fn reserve_all(&mut self) {
         let n = self.header.element_count();
         self.sink.reserve(&self.header, n);
     }
 
     /// Payload bytes still expected.
-    pub fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.remaining
     }
 
     /// Whether every payload byte has been fed.
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.remaining == 0
     }
 
     /// Feeds the next bytes of the payload and returns how many were used
     /// (fewer than `chunk.len()` only when the payload is complete).
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<usize> {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<usize> {
         let take = chunk.len().min(self.remaining);
         let mut data = chunk.get(..take).unwrap_or_default();
         if self.itemsize == 0 {
@@ -312,7 +362,7 @@ impl<S: Sink> PayloadDecoder<S> {
     }
 
     /// File offset just past the last byte fed.
-    pub fn offset(&self) -> u64 {
+    pub(crate) fn offset(&self) -> u64 {
         self.offset
     }
 

@@ -86,6 +86,9 @@ pub struct Preamble {
 }
 
 impl Preamble {
+    /// The six bytes every `.npy` file starts with: `\x93NUMPY`.
+    pub const MAGIC: &'static [u8; 6] = MAGIC;
+
     /// The longest a preamble can be (2.0 and 3.0).
     pub const MAX_LEN: usize = 12;
 

@@ -13,8 +13,8 @@
 //! assert_eq!(out, vec![0x0102, -1]);
 //! ```
 
-use crate::array::ArrayData;
-use crate::dtype::{Dtype, Endian};
+use crate::data::array::ArrayData;
+use crate::format::dtype::{Dtype, Endian};
 
 mod sealed {
     pub trait Sealed {}

@@ -94,9 +94,9 @@ use arrow_schema::{
     ArrowError, DataType, Field, FieldRef, Fields, Schema, SchemaRef, TimeUnit as Unit,
 };
 
-use crate::array::{Array, ArrayData};
-use crate::dtype::{DateUnit, Dtype, TimeUnit};
+use crate::data::array::{Array, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::dtype::{DateUnit, Dtype, TimeUnit};
 
 /// Most input rows in one batch of [`Dataset::default_batch_rows`] (64 Ki).
 ///
@@ -175,9 +175,8 @@ impl std::str::FromStr for Layout {
             "columns" => Ok(Layout::Columns),
             "rowlists" => Ok(Layout::RowLists),
             "nonzeros" => Ok(Layout::NonZeros),
-            other => Err(Error::new(
+            other => Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                0,
                 "a layout: columns, rowlists or nonzeros",
             )
             .found(format!("{other:?}"))),
@@ -190,17 +189,16 @@ impl std::str::FromStr for Layout {
 
 fn arrow_err(e: ArrowError) -> Error {
     match e {
-        ArrowError::IoError(_, io) => Error::io(0, io),
-        other => Error::new(ErrorKind::Arrow, 0, "a batch the Arrow encoder accepts")
+        ArrowError::IoError(_, io) => Error::os("cannot write the dataset", io),
+        other => Error::unplaced(ErrorKind::Arrow, "a batch the Arrow encoder accepts")
             .found(other.to_string()),
     }
 }
 
 /// An internal range that should always be valid; reported instead of panicking.
 fn out_of_range() -> Error {
-    Error::new(
-        ErrorKind::InvalidInput,
-        0,
+    Error::unplaced(
+        ErrorKind::Internal,
         "an element range inside the array (internal invariant)",
     )
 }
@@ -284,10 +282,7 @@ fn value_type(dtype: &Dtype) -> Result<(DataType, bool, HashMap<String, String>)
         Dtype::Unicode(..) => plain(DataType::Utf8),
         Dtype::Void(n) => match i32::try_from(*n) {
             Ok(w) if w > 0 => plain(DataType::FixedSizeBinary(w)),
-            _ => Err(Error::new(
-                ErrorKind::UnsupportedDtype,
-                0,
-                "a void width of 1 to 2^31 - 1 bytes for FixedSizeBinary",
+            _ => Err(Error::unplaced(ErrorKind::UnsupportedDtype, "a void width of 1 to 2^31 - 1 bytes for FixedSizeBinary",
             )
             .found(dtype.typestr())),
         },
@@ -302,10 +297,7 @@ fn value_type(dtype: &Dtype) -> Result<(DataType, bool, HashMap<String, String>)
             };
             Ok((t, true, HashMap::new()))
         }
-        Dtype::Record(_) => Err(Error::new(
-            ErrorKind::UnsupportedDtype,
-            0,
-            "a scalar dtype for an Arrow dataset (convert record fields one at a time with Array::field)",
+        Dtype::Record(_) => Err(Error::unplaced(ErrorKind::UnsupportedDtype, "a scalar dtype for an Arrow dataset (convert record fields one at a time with Array::field)",
         )
         .found(dtype.typestr())),
     }
@@ -406,9 +398,8 @@ fn time_buf(b: ScalarBuffer<i64>, kind: TimeKind) -> Result<ArrayRef> {
 
 fn offset_i32(n: usize) -> Result<i32> {
     i32::try_from(n).map_err(|_| {
-        Error::new(
+        Error::unplaced(
             ErrorKind::ShapeOverflow,
-            0,
             "at most 2 GiB of string data in one batch (use smaller batches)",
         )
     })
@@ -782,10 +773,7 @@ impl<'a> View<'a> {
             ColWidth::I16 => nz_arrays::<_, Int16Type>(s, g, rows, zero, mk),
             ColWidth::I32 => nz_arrays::<_, Int32Type>(s, g, rows, zero, mk),
             ColWidth::I64 => nz_arrays::<_, Int64Type>(s, g, rows, zero, mk),
-        }, fixed => Err(Error::new(
-            ErrorKind::UnsupportedDtype,
-            0,
-            "a numeric, bool, complex or datetime dtype for non-zeros",
+        }, fixed => Err(Error::unplaced(ErrorKind::UnsupportedDtype, "a numeric, bool, complex or datetime dtype for non-zeros",
         )
         .found("a string or void dtype")))
     }
@@ -794,10 +782,7 @@ impl<'a> View<'a> {
         typed!(self, |s, mk, zero| {
             let (indptr, indices, vals) = csr_parts(s, g, zero)?;
             Ok((indptr, indices, mk(vals)?))
-        }, fixed => Err(Error::new(
-            ErrorKind::UnsupportedDtype,
-            0,
-            "a numeric, bool, complex or datetime dtype for CSR",
+        }, fixed => Err(Error::unplaced(ErrorKind::UnsupportedDtype, "a numeric, bool, complex or datetime dtype for CSR",
         )
         .found("a string or void dtype")))
     }
@@ -898,12 +883,10 @@ impl Geom {
                 fortran: fortran && r > 1 && c > 1,
                 two_d: true,
             }),
-            _ => Err(Error::new(
-                ErrorKind::InvalidInput,
-                0,
-                "a 0-, 1- or 2-D array for a table",
-            )
-            .found(format!("{}-D shape {shape:?}", shape.len()))),
+            _ => Err(
+                Error::unplaced(ErrorKind::InvalidInput, "a 0-, 1- or 2-D array for a table")
+                    .found(format!("{}-D shape {shape:?}", shape.len())),
+            ),
         }
     }
 
@@ -1170,7 +1153,10 @@ fn schema_metadata(array: &Array, layout: Layout) -> HashMap<String, String> {
     let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
     HashMap::from([
         ("numpy.dtype".to_string(), array.dtype().typestr()),
-        ("numpy.shape".to_string(), crate::repr::py_shape(&shape)),
+        (
+            "numpy.shape".to_string(),
+            crate::format::repr::py_shape(&shape),
+        ),
         (
             "numpy.fortran_order".to_string(),
             array.fortran_order().to_string(),
@@ -1180,7 +1166,7 @@ fn schema_metadata(array: &Array, layout: Layout) -> HashMap<String, String> {
 }
 
 fn bad_layout(expected: &str, shape: &[usize]) -> Error {
-    Error::new(ErrorKind::InvalidInput, 0, expected.to_string()).found(format!("shape {shape:?}"))
+    Error::unplaced(ErrorKind::InvalidInput, expected.to_string()).found(format!("shape {shape:?}"))
 }
 
 impl Dataset {
@@ -1188,7 +1174,7 @@ impl Dataset {
     /// dimensions, record dtypes, `V0`; row lists need a 2-D array with at least one
     /// column; non-zeros refuse string and void dtypes. Rows and columns that no payload
     /// byte backs (a zero-size array of shape `(2**40, 0)` or `(0, 2**60)`) are refused
-    /// beyond [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS)
+    /// beyond [`MAX_UNBACKED_ITEMS`](crate::limits::MAX_UNBACKED_ITEMS)
     /// ([`ErrorKind::Unbacked`]).
     ///
     /// ```
@@ -1231,9 +1217,8 @@ impl Dataset {
             }
             Layout::NonZeros => {
                 if matches!(dtype, Dtype::Bytes(_) | Dtype::Unicode(..) | Dtype::Void(_)) {
-                    return Err(Error::new(
+                    return Err(Error::unplaced(
                         ErrorKind::UnsupportedDtype,
-                        0,
                         "a numeric, bool, complex or datetime dtype for non-zeros",
                     )
                     .found(dtype.typestr()));
@@ -1562,9 +1547,8 @@ pub fn csr(array: &Array) -> Result<Csr> {
         return Err(bad_layout("a 2-D array for CSR", array.shape()));
     }
     if i32::try_from(g.cols).is_err() {
-        return Err(Error::new(
+        return Err(Error::unplaced(
             ErrorKind::ShapeOverflow,
-            0,
             "at most 2^31 - 1 columns for Int32 CSR indices",
         )
         .found(format!("{} columns", g.cols)));
@@ -1671,9 +1655,8 @@ fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
                 }
             }
             DataType::FixedSizeList(..) => {
-                return Err(Error::new(
+                return Err(Error::unplaced(
                     ErrorKind::InvalidInput,
-                    0,
                     "a layout without lists for CSV (columns or nonzeros)",
                 )
                 .found("row lists"))
@@ -1708,9 +1691,8 @@ pub fn write_csv<W: Write>(
     progress: impl FnMut(usize),
 ) -> Result<WriteStats> {
     if ds.layout == Layout::RowLists {
-        return Err(Error::new(
+        return Err(Error::unplaced(
             ErrorKind::InvalidInput,
-            0,
             "a layout without lists for CSV (columns or nonzeros)",
         )
         .found("rowlists"));
@@ -1764,7 +1746,7 @@ impl Default for ParquetOptions {
 
 #[cfg(feature = "parquet")]
 fn parquet_err(e: parquet::errors::ParquetError) -> Error {
-    Error::new(ErrorKind::Arrow, 0, "a batch the Parquet writer accepts").found(e.to_string())
+    Error::unplaced(ErrorKind::Arrow, "a batch the Parquet writer accepts").found(e.to_string())
 }
 
 /// Writes `ds` as a Parquet file (snappy-compressed; the Arrow schema with its

@@ -76,9 +76,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
-use crate::array::{f16_bits_to_f64, Array, ArrayData};
-use crate::dtype::{Dtype, Endian, Record};
+use crate::data::array::{f16_bits_to_f64, Array, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::dtype::{Dtype, Endian, Record};
 use crate::options::ReadOptions;
 
 /// How two arrays are compared: tolerances, NaN and zero rules, dtype policy, report size.
@@ -298,9 +298,8 @@ impl CompareOptions {
     fn validate(&self) -> Result<()> {
         for (name, v) in [("rtol", self.rtol), ("atol", self.atol)] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::new(
+                return Err(Error::unplaced(
                     ErrorKind::InvalidInput,
-                    0,
                     format!("a finite, non-negative {name}"),
                 )
                 .found(format!("{v}")));
@@ -319,8 +318,8 @@ impl CompareOptions {
         } else {
             let mut t = format!(
                 "within |a - b| <= {} + {} * |b|",
-                crate::repr::py_float(self.atol),
-                crate::repr::py_float(self.rtol)
+                crate::format::repr::py_float(self.atol),
+                crate::format::repr::py_float(self.rtol)
             );
             if let Some(n) = self.ulps {
                 t.push_str(&format!(" or {n} ULP"));
@@ -565,10 +564,13 @@ impl fmt::Display for Mismatch {
             notes.push(self.kind.note().to_string());
         }
         if let Some(d) = self.abs_diff {
-            notes.push(format!("|a - b| = {}", crate::repr::py_float(d)));
+            notes.push(format!("|a - b| = {}", crate::format::repr::py_float(d)));
         }
         if let Some(r) = self.rel_diff {
-            notes.push(format!("|a - b|/|b| = {}", crate::repr::py_float(r)));
+            notes.push(format!(
+                "|a - b|/|b| = {}",
+                crate::format::repr::py_float(r)
+            ));
         }
         if let Some(u) = self.ulps {
             notes.push(format!("{u} ULP"));
@@ -798,10 +800,16 @@ impl Report {
     fn write_maxima(&self, f: &mut fmt::Formatter<'_>, sep: &str) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(d) = self.max_abs {
-            parts.push(format!("max |a - b| = {}", crate::repr::py_float(d)));
+            parts.push(format!(
+                "max |a - b| = {}",
+                crate::format::repr::py_float(d)
+            ));
         }
         if let Some(r) = self.max_rel {
-            parts.push(format!("max |a - b|/|b| = {}", crate::repr::py_float(r)));
+            parts.push(format!(
+                "max |a - b|/|b| = {}",
+                crate::format::repr::py_float(r)
+            ));
         }
         if let Some(u) = self.max_ulps {
             parts.push(format!("max {u} ULP"));
@@ -864,7 +872,7 @@ pub fn compare_file(
     opts: &CompareOptions,
     read: &ReadOptions,
 ) -> Result<Report> {
-    let b = crate::read::read_path(reference, read)?;
+    let b = crate::io::read::read_path(reference, read)?;
     compare(a, &b, opts)
 }
 
@@ -887,7 +895,7 @@ pub fn compare_files(
     opts: &CompareOptions,
     read: &ReadOptions,
 ) -> Result<Report> {
-    let a = crate::read::read_path(a, read)?;
+    let a = crate::io::read::read_path(a, read)?;
     compare_file(&a, b, opts, read)
 }
 
@@ -1177,8 +1185,10 @@ fn compare_values(a: &Array, b: &Array, acc: &mut Acc<'_>) {
         (ArrayData::Unicode(_), ArrayData::Unicode(_)) => {
             for i in 0..n {
                 let (x, y) = (a.str_at(i), b.str_at(i));
-                let render =
-                    |s: &Option<String>| s.as_deref().map_or_else(String::new, crate::repr::py_str);
+                let render = |s: &Option<String>| {
+                    s.as_deref()
+                        .map_or_else(String::new, crate::format::repr::py_str)
+                };
                 acc.add(i, shape, Outcome::exact(x == y), || {
                     (render(&x), render(&y))
                 });
@@ -1249,7 +1259,7 @@ impl Fl {
             0 => {
                 let h = match self {
                     Fl::H(h) => h,
-                    other => crate::array::f64_to_f16_bits(other.to_f64()),
+                    other => crate::data::array::f64_to_f16_bits(other.to_f64()),
                 };
                 (u64::from(h), 0x8000)
             }
@@ -1548,7 +1558,7 @@ numpy_cabs!(cabs_f32, f32);
 // ------------------------------------------------------------------ rendering
 
 fn shape_text(shape: &[usize]) -> String {
-    crate::repr::py_shape(&shape.iter().map(|&d| d as u64).collect::<Vec<_>>())
+    crate::format::repr::py_shape(&shape.iter().map(|&d| d as u64).collect::<Vec<_>>())
 }
 
 fn index_text(index: &[usize]) -> String {
@@ -1565,9 +1575,9 @@ fn dtype_text(d: &Dtype) -> String {
 
 fn fl_text(f: Fl) -> String {
     match f {
-        Fl::H(h) => crate::repr::py_f16(h),
-        Fl::S(s) => crate::repr::py_f32(s),
-        Fl::D(d) => crate::repr::py_float(d),
+        Fl::H(h) => crate::format::repr::py_f16(h),
+        Fl::S(s) => crate::format::repr::py_f32(s),
+        Fl::D(d) => crate::format::repr::py_float(d),
     }
 }
 
@@ -1603,7 +1613,7 @@ fn bytes_text(b: Option<&[u8]>) -> String {
         .iter()
         .map(|&c| char::from(c))
         .collect();
-    format!("b{}", crate::repr::py_str(&text))
+    format!("b{}", crate::format::repr::py_str(&text))
 }
 
 #[cfg(test)]
@@ -1618,10 +1628,14 @@ mod tests {
         for bits in 0..=u16::MAX {
             let v = f16_bits_to_f64(bits);
             if v.is_nan() {
-                assert!(f16_bits_to_f64(crate::array::f64_to_f16_bits(v)).is_nan());
+                assert!(f16_bits_to_f64(crate::data::array::f64_to_f16_bits(v)).is_nan());
                 continue;
             }
-            assert_eq!(crate::array::f64_to_f16_bits(v), bits, "{bits:#06x} = {v}");
+            assert_eq!(
+                crate::data::array::f64_to_f16_bits(v),
+                bits,
+                "{bits:#06x} = {v}"
+            );
         }
     }
 
@@ -1653,7 +1667,7 @@ mod tests {
         for v in vals {
             for s in [v, -v] {
                 assert_eq!(
-                    crate::array::f64_to_f16_bits(s),
+                    crate::data::array::f64_to_f16_bits(s),
                     half::f16::from_f64(s).to_bits(),
                     "{s:e}"
                 );

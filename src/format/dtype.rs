@@ -17,7 +17,8 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::{IResult, Parser};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::literal::{Int, Literal, Value};
+use crate::format::literal::{Int, Literal, Value};
+use crate::limits::{C_INT_MAX, MAX_DIMS, MAX_FIELDS, MAX_RECORD_DEPTH};
 
 /// Byte order of a multi-byte element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -232,12 +233,6 @@ pub enum Dtype {
     /// A structured dtype.
     Record(Record),
 }
-
-/// NumPy keeps item sizes, datetime multiples and subarray dimensions in a C `int`.
-const C_INT_MAX: usize = i32::MAX as usize;
-
-/// Most fields a record may have (bounds validation work; NumPy has no such need in practice).
-pub const MAX_FIELDS: usize = 4096;
 
 impl Dtype {
     /// Size of one element in bytes.
@@ -596,9 +591,6 @@ fn pickle_error(s: &str) -> Error {
 
 // ------------------------------------------------------------------- descr
 
-/// Deepest record nesting accepted (the literal parser already bounds bracket depth).
-const MAX_RECORD_DEPTH: u32 = 16;
-
 fn at(lit: &Literal, e: Error) -> Error {
     e.shifted(lit.offset as u64)
 }
@@ -775,7 +767,7 @@ fn subarray_shape(lit: &Literal) -> Result<Vec<usize>> {
         )
         .found(lit.type_name()));
     };
-    if dims.len() > crate::header::MAX_DIMS {
+    if dims.len() > MAX_DIMS {
         return Err(Error::new(
             ErrorKind::ShapeOverflow,
             lit.offset as u64,

@@ -19,11 +19,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::array::{units_per_element, Array, ArrayData, NpyArray};
-use crate::element::Element;
+use crate::data::array::{units_per_element, Array, ArrayData, NpyArray};
+use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::Header;
-use crate::preamble::{Version, MAGIC};
+use crate::format::header::Header;
+use crate::format::preamble::{Version, MAGIC};
 
 /// NumPy's `ARRAY_ALIGN`: the payload starts at a multiple of this.
 pub const ARRAY_ALIGN: usize = 64;
@@ -106,9 +106,8 @@ pub fn header_bytes(header: &Header) -> Vec<u8> {
 /// fit that version (too long for 1.0's u16 length, or not latin-1 for 1.0/2.0).
 pub fn header_bytes_with_version(header: &Header, version: Version) -> Result<Vec<u8>> {
     wrap(&header_text(header), version).ok_or_else(|| {
-        Error::new(
+        Error::unplaced(
             ErrorKind::InvalidInput,
-            0,
             format!("a header that fits format version {version}"),
         )
     })
@@ -143,14 +142,18 @@ pub fn to_vec(array: &Array) -> Result<Vec<u8>> {
 
 /// Writes `array` to a new file at `path` (replacing any file there).
 pub fn to_path(path: impl AsRef<Path>, array: &Array) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+    let path = path.as_ref();
+    let file = std::fs::File::create(path)
+        .map_err(|e| Error::os(format!("cannot create {}", path.display()), e))?;
     to_writer(std::io::BufWriter::new(file), array)
 }
 
 /// Writes `array` to a new file at `path` in format `version`.
 pub fn to_path_with_version(path: impl AsRef<Path>, array: &Array, version: Version) -> Result<()> {
     let head = header_bytes_with_version(array.header(), version)?;
-    let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+    let path = path.as_ref();
+    let file = std::fs::File::create(path)
+        .map_err(|e| Error::os(format!("cannot create {}", path.display()), e))?;
     write_with_header(std::io::BufWriter::new(file), array, head)
 }
 
@@ -164,7 +167,9 @@ impl<T: Element> NpyArray<T> {
 
     /// Writes the array to a new file at `path`.
     pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
-        let file = std::fs::File::create(path).map_err(|e| Error::io(0, e))?;
+        let path = path.as_ref();
+        let file = std::fs::File::create(path)
+            .map_err(|e| Error::os(format!("cannot create {}", path.display()), e))?;
         self.write(std::io::BufWriter::new(file))
     }
 }

@@ -13,18 +13,13 @@
 //! assert_eq!(header.payload_offset(), 80);
 //! ```
 
-use crate::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
-use crate::literal::{Dict, Literal, Value};
+use crate::format::dtype::Dtype;
+use crate::format::grammar::parse_dict;
+use crate::format::literal::{Dict, Literal, Value};
+use crate::format::preamble::{Preamble, Version};
+use crate::limits::{MAX_DIMS, MAX_UNBACKED_ITEMS, NUMPY_MAX_HEADER_CHARS};
 use crate::options::ReadOptions;
-use crate::parser::parse_dict;
-use crate::preamble::{Preamble, Version};
-
-/// Most dimensions an array may have (NumPy 2's limit).
-pub const MAX_DIMS: usize = 64;
-
-/// NumPy's own limit on the decoded header length, in characters (`max_header_size`).
-pub const NUMPY_MAX_HEADER_CHARS: usize = 10_000;
 
 /// A validated `.npy` header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,8 +91,8 @@ impl Header {
         let dict = parse_dict(text, preamble.version).map_err(|e| e.shifted(base))?;
         if opts.numpy_strict {
             let chars = match preamble.version.encoding() {
-                crate::preamble::Encoding::Latin1 => text.len(),
-                crate::preamble::Encoding::Utf8 => {
+                crate::format::preamble::Encoding::Latin1 => text.len(),
+                crate::format::preamble::Encoding::Utf8 => {
                     text.iter().filter(|&&b| (b & 0xc0) != 0x80).count()
                 }
             };
@@ -164,7 +159,7 @@ impl Header {
     /// Checks that producing `items` things per this header (rows, columns, nested lists,
     /// elements) is paid for by payload bytes: `items` must be at most
     /// [`backed_elements`](Header::backed_elements) plus
-    /// [`MAX_UNBACKED_ITEMS`](crate::options::MAX_UNBACKED_ITEMS).
+    /// [`MAX_UNBACKED_ITEMS`](MAX_UNBACKED_ITEMS).
     /// [`ErrorKind::Unbacked`] otherwise, at the payload offset, naming `what`.
     ///
     /// ```
@@ -176,9 +171,7 @@ impl Header {
     /// assert_eq!(err.kind(), ErrorKind::Unbacked);
     /// ```
     pub fn check_backed(&self, items: u64, what: &str) -> Result<()> {
-        let allowed = self
-            .backed_elements()
-            .saturating_add(crate::options::MAX_UNBACKED_ITEMS);
+        let allowed = self.backed_elements().saturating_add(MAX_UNBACKED_ITEMS);
         if items <= allowed {
             return Ok(());
         }
@@ -188,7 +181,7 @@ impl Header {
             format!(
                 "at most {allowed} {what} ({} backed by payload bytes + {} allowed without)",
                 self.backed_elements(),
-                crate::options::MAX_UNBACKED_ITEMS
+                MAX_UNBACKED_ITEMS
             ),
         )
         .found(format!("{items} {what} for shape {:?}", self.shape)))
@@ -208,7 +201,7 @@ impl Header {
         s.push_str(if self.fortran_order { "True" } else { "False" });
         s.push_str(", 'shape': ");
         let dims: Vec<u64> = self.shape.iter().map(|&d| d as u64).collect();
-        s.push_str(&crate::repr::py_shape(&dims));
+        s.push_str(&crate::format::repr::py_shape(&dims));
         s.push_str(", }");
         s
     }
@@ -222,9 +215,8 @@ impl Header {
 fn check_descr_round_trip(dtype: &Dtype) -> Result<()> {
     let back = Dtype::from_descr(&dtype.descr())?;
     if &back != dtype {
-        return Err(Error::new(
+        return Err(Error::unplaced(
             ErrorKind::InvalidInput,
-            0,
             "a dtype whose descr reads back as the same dtype",
         )
         .found(format!(
@@ -391,7 +383,7 @@ fn dict_end(dict: &Dict) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dtype::Endian;
+    use crate::format::dtype::Endian;
 
     fn h(text: &str) -> Result<Header> {
         let p = Preamble {
@@ -425,8 +417,11 @@ mod tests {
     fn key_offsets_point_into_the_file() {
         let e =
             h("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
-        assert_eq!((e.kind(), e.offset()), (ErrorKind::DuplicateKey, 10 + 17));
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (ErrorKind::DuplicateKey, Some(10 + 17))
+        );
         let e = h("{'descr': '|f8', 'fortran_order': False, 'shape': ()}").unwrap_err();
-        assert_eq!((e.kind(), e.offset()), (ErrorKind::BadDescr, 10 + 10));
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::BadDescr, Some(10 + 10)));
     }
 }

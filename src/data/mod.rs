@@ -1,0 +1,7 @@
+//! Decoded values in memory: the storage of every dtype family ([`ArrayData`](array::ArrayData)),
+//! the Rust types a dtype reads as ([`Element`](element::Element)), arrays, and the
+//! Fortran ↔ C reindexing.
+
+pub(crate) mod array;
+pub(crate) mod element;
+pub(crate) mod layout;
