@@ -44,7 +44,7 @@ mod format; // preamble, grammar, literal AST, dtype, header, Python repr (no I/
 mod io;
 pub mod limits; // every fixed limit and default
 mod options; // ReadOptions // payload decoder, readers, writers
-                            // Add-ons on top of the pipeline:
+             // Add-ons on top of the pipeline:
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod compare;
@@ -66,8 +66,9 @@ pub use format::preamble::{Encoding, Preamble, Version};
 // Limits and policies.
 pub use options::ReadOptions;
 // Values.
-pub use data::array::{Array, ArrayData, NpyArray};
+pub use data::array::{Array, NpyArray};
 pub use data::element::Element;
+pub use data::storage::ArrayData;
 // Reading.
 pub use io::decode::PayloadDecoder;
 pub use io::read::{

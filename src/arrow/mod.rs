@@ -94,7 +94,9 @@ use arrow_schema::{
     ArrowError, DataType, Field, FieldRef, Fields, Schema, SchemaRef, TimeUnit as Unit,
 };
 
-use crate::data::array::{Array, ArrayData};
+use crate::data::array::Array;
+use crate::data::layout::{self, Strided};
+use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{DateUnit, Dtype, TimeUnit};
 
@@ -788,12 +790,9 @@ impl<'a> View<'a> {
     }
 }
 
-/// Side of the square tiles [`transpose`] works in (a tile of `f64` is 8 KiB).
-const TILE: usize = 32;
-
-/// The `n` x `m` matrix `out[i * m + j] = src[off + j * ld + i]`: a tiled transpose of
-/// the strided sub-matrix of `src` whose `m` columns of `n` contiguous elements start
-/// `ld` apart at `off`. Reads are contiguous runs, writes stay inside one tile.
+/// The `n` x `m` matrix `out[i * m + j] = src[off + j * ld + i]`: the strided sub-matrix of
+/// `src` whose `m` columns of `n` contiguous elements start `ld` apart at `off`, transposed
+/// by the crate's one tiled transpose.
 fn transpose<T: Copy + Default>(
     src: &[T],
     off: usize,
@@ -802,36 +801,10 @@ fn transpose<T: Copy + Default>(
     m: usize,
 ) -> Result<Vec<T>> {
     let mut out = vec![T::default(); mul(n, m)?];
-    if n == 0 || m == 0 {
-        return Ok(out);
-    }
-    // The last element read must exist (so every run below is in range).
-    let last = add(
-        off,
-        add(mul(m.saturating_sub(1), ld)?, n.saturating_sub(1))?,
-    )?;
-    if last >= src.len() {
+    let from = Strided { off, ld };
+    let to = Strided { off: 0, ld: m };
+    if !layout::transpose_into(src, from, &mut out, to, (n, m), 1) {
         return Err(out_of_range());
-    }
-    for i0 in (0..n).step_by(TILE) {
-        let i1 = i0.saturating_add(TILE).min(n);
-        for j0 in (0..m).step_by(TILE) {
-            let j1 = j0.saturating_add(TILE).min(m);
-            for j in j0..j1 {
-                let run = sub(
-                    src,
-                    off.saturating_add(j.saturating_mul(ld)).saturating_add(i0),
-                    i1.saturating_sub(i0),
-                )?;
-                let mut at = i0.saturating_mul(m).saturating_add(j);
-                for &v in run {
-                    if let Some(o) = out.get_mut(at) {
-                        *o = v;
-                    }
-                    at = at.saturating_add(m);
-                }
-            }
-        }
     }
     Ok(out)
 }

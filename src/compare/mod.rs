@@ -76,9 +76,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
-use crate::data::array::{f16_bits_to_f64, Array, ArrayData};
+use crate::data::array::Array;
+use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian, Record};
+use crate::format::f16::f16_bits_to_f64;
 use crate::options::ReadOptions;
 
 /// How two arrays are compared: tolerances, NaN and zero rules, dtype policy, report size.
@@ -1259,7 +1261,7 @@ impl Fl {
             0 => {
                 let h = match self {
                     Fl::H(h) => h,
-                    other => crate::data::array::f64_to_f16_bits(other.to_f64()),
+                    other => crate::format::f16::f64_to_f16_bits(other.to_f64()),
                 };
                 (u64::from(h), 0x8000)
             }
@@ -1628,11 +1630,11 @@ mod tests {
         for bits in 0..=u16::MAX {
             let v = f16_bits_to_f64(bits);
             if v.is_nan() {
-                assert!(f16_bits_to_f64(crate::data::array::f64_to_f16_bits(v)).is_nan());
+                assert!(f16_bits_to_f64(crate::format::f16::f64_to_f16_bits(v)).is_nan());
                 continue;
             }
             assert_eq!(
-                crate::data::array::f64_to_f16_bits(v),
+                crate::format::f16::f64_to_f16_bits(v),
                 bits,
                 "{bits:#06x} = {v}"
             );
@@ -1667,7 +1669,7 @@ mod tests {
         for v in vals {
             for s in [v, -v] {
                 assert_eq!(
-                    crate::data::array::f64_to_f16_bits(s),
+                    crate::format::f16::f64_to_f16_bits(s),
                     half::f16::from_f64(s).to_bits(),
                     "{s:e}"
                 );

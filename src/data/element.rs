@@ -13,7 +13,7 @@
 //! assert_eq!(out, vec![0x0102, -1]);
 //! ```
 
-use crate::data::array::ArrayData;
+use crate::data::storage::ArrayData;
 use crate::format::dtype::{Dtype, Endian};
 
 mod sealed {
@@ -65,6 +65,16 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
     /// the representations agree).
     #[doc(hidden)]
     fn into_data(values: Vec<Self>) -> ArrayData;
+}
+
+/// The one complex decoder: pairs of `F` (real, imaginary) from `bytes`.
+pub(crate) fn decode_pairs<F: Element>(bytes: &[u8], endian: Endian, out: &mut Vec<[F; 2]>) {
+    let mut parts = Vec::with_capacity(bytes.len() / F::SIZE.max(1));
+    F::decode_into(bytes, endian, &mut parts);
+    out.extend(parts.chunks_exact(2).map(|p| match p {
+        [re, im] => [*re, *im],
+        _ => [F::default(); 2],
+    }));
 }
 
 /// `take_data`/`into_data` for a type stored as-is in the [`ArrayData`] variant `$variant`.
@@ -250,12 +260,9 @@ mod complex_impl {
                     Dtype::$variant(endian)
                 }
                 fn decode_into(bytes: &[u8], endian: Endian, out: &mut Vec<Self>) {
-                    let mut parts = Vec::with_capacity(bytes.len() / (<$f as Element>::SIZE));
-                    <$f>::decode_into(bytes, endian, &mut parts);
-                    out.extend(parts.chunks_exact(2).map(|p| match p {
-                        [re, im] => Complex::new(*re, *im),
-                        _ => Complex::default(),
-                    }));
+                    let mut pairs = Vec::with_capacity(bytes.len() / $n);
+                    decode_pairs::<$f>(bytes, endian, &mut pairs);
+                    out.extend(pairs.into_iter().map(|[re, im]| Complex::new(re, im)));
                 }
                 fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                     let parts: Vec<$f> = values.iter().flat_map(|c| [c.re, c.im]).collect();

@@ -2,8 +2,9 @@
 //!
 //! A Fortran-order payload of shape `(d0, …, dn-1)` is a C-order array of the
 //! reversed shape; converting it to C order reverses the axes. The work is done
-//! in 32 × 32 blocks over the first and last axes (the two with the largest
-//! stride difference), which keeps both the reads and the writes in cache.
+//! in 32 × 32 tiles over the first and last axes (the two with the largest
+//! stride difference) by the crate's one transpose, which keeps both the reads and the
+//! writes in cache.
 //!
 //! ```
 //! use npyguard::layout::{fortran_to_c, c_to_fortran};
@@ -14,148 +15,189 @@
 //! assert_eq!(c_to_fortran(&c, &[2, 3]), f);
 //! ```
 
-const BLOCK: usize = 32;
+/// Side of the square tiles [`transpose_into`] works in (a tile of `f64` is 8 KiB).
+const TILE: usize = 32;
 
 /// Product of `shape`, or `None` on overflow.
 pub fn element_count(shape: &[usize]) -> Option<usize> {
     shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
 }
 
-/// Visits every element as runs: `f(dst, src, src_stride, len)` means that for
-/// `k < len` the element at Fortran index `src + k * src_stride` goes to C index `dst + k`.
+/// Where a matrix starts in a buffer and how far apart (in elements) its lines start.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Strided {
+    /// Index of element (0, 0).
+    pub off: usize,
+    /// Distance between consecutive lines.
+    pub ld: usize,
+}
+
+/// The one transpose of the crate: for `i < n`, `j < m`, element `src.off + j * src.ld + i`
+/// of `from` goes to element `dst.off + i * dst.ld + j` of `to`, each element being `per`
+/// units. Works in `TILE` × `TILE` tiles: reads are contiguous runs along `i`, writes
+/// stay inside one tile, so both sides stay in cache.
 ///
-/// Runs are the rows of 32 × 32 blocks over the first and last axes, so writes are
-/// contiguous and the strided reads stay within a block that fits in cache. Requires `shape` to
-/// have at least 2 dimensions and a product that fits (callers check).
-fn for_each_run(shape: &[usize], mut f: impl FnMut(usize, usize, usize, usize)) {
+/// Returns `false` (after moving what is in range) when an element lies outside either buffer.
+pub(crate) fn transpose_into<T: Copy>(
+    from: &[T],
+    src: Strided,
+    to: &mut [T],
+    dst: Strided,
+    (n, m): (usize, usize),
+    per: usize,
+) -> bool {
+    if per == 0 {
+        return true;
+    }
+    let mut whole = true;
+    for i0 in (0..n).step_by(TILE) {
+        let i1 = i0.saturating_add(TILE).min(n);
+        for j0 in (0..m).step_by(TILE) {
+            for j in j0..j0.saturating_add(TILE).min(m) {
+                let first = src
+                    .off
+                    .saturating_add(j.saturating_mul(src.ld))
+                    .saturating_add(i0);
+                let units = first.saturating_mul(per)
+                    ..first
+                        .saturating_add(i1.saturating_sub(i0))
+                        .saturating_mul(per);
+                let Some(run) = from.get(units) else {
+                    whole = false;
+                    continue;
+                };
+                let at = dst
+                    .off
+                    .saturating_add(i0.saturating_mul(dst.ld))
+                    .saturating_add(j);
+                whole &= scatter(run, to, at, dst.ld, per);
+            }
+        }
+    }
+    whole
+}
+
+/// Writes the `per`-unit elements of `run` to elements `at`, `at + step`, … of `to`.
+fn scatter<T: Copy>(run: &[T], to: &mut [T], mut at: usize, step: usize, per: usize) -> bool {
+    let mut whole = true;
+    if per == 1 {
+        for &v in run {
+            match to.get_mut(at) {
+                Some(o) => *o = v,
+                None => whole = false,
+            }
+            at = at.saturating_add(step);
+        }
+        return whole;
+    }
+    for unit in run.chunks_exact(per) {
+        let start = at.saturating_mul(per);
+        match to.get_mut(start..start.saturating_add(per)) {
+            Some(o) => o.copy_from_slice(unit),
+            None => whole = false,
+        }
+        at = at.saturating_add(step);
+    }
+    whole
+}
+
+/// C strides and Fortran strides of `shape` (products fit: callers checked the element count).
+fn strides(shape: &[usize]) -> (Vec<usize>, Vec<usize>) {
     let n = shape.len();
-    if shape.contains(&0) || n < 2 {
-        return;
+    let mut c = vec![1usize; n];
+    let mut f = vec![1usize; n];
+    let mut acc = 1usize;
+    for (k, &d) in shape.iter().enumerate().rev() {
+        if let Some(s) = c.get_mut(k) {
+            *s = acc;
+        }
+        acc = acc.saturating_mul(d);
     }
+    acc = 1;
+    for (k, &d) in shape.iter().enumerate() {
+        if let Some(s) = f.get_mut(k) {
+            *s = acc;
+        }
+        acc = acc.saturating_mul(d);
+    }
+    (c, f)
+}
+
+/// Reorders Fortran-order `data` of `shape`, whose elements are `per` units each, into C
+/// order: for every index of the middle axes, the (first axis × last axis) matrix is
+/// [`transpose_into`] its place.
+///
+/// `data.len()` must equal the product of `shape` times `per`; otherwise the input is
+/// returned unchanged.
+pub(crate) fn fortran_to_c_units<T: Copy>(data: &[T], shape: &[usize], per: usize) -> Vec<T> {
+    let units = element_count(shape).and_then(|c| c.checked_mul(per));
+    // Pre-filled by one sequential copy: faulting the pages in sequentially is much cheaper
+    // than faulting them in the scattered order of the tile writes (measured).
+    let mut out = data.to_vec();
     let (Some(&rows), Some(&cols)) = (shape.first(), shape.last()) else {
-        return;
+        return out;
     };
-    // C strides (dst) and F strides (src); products fit because the caller checked them.
-    let mut c_strides = vec![1usize; n];
-    let mut f_strides = vec![1usize; n];
-    for k in (0..n.saturating_sub(1)).rev() {
-        let next = c_strides.get(k.saturating_add(1)).copied().unwrap_or(1);
-        let dim = shape.get(k.saturating_add(1)).copied().unwrap_or(1);
-        if let Some(s) = c_strides.get_mut(k) {
-            *s = next.saturating_mul(dim);
-        }
+    if shape.len() < 2 || per == 0 || Some(data.len()) != units || units == Some(0) {
+        return out;
     }
-    for k in 1..n {
-        let prev = f_strides.get(k.saturating_sub(1)).copied().unwrap_or(1);
-        let dim = shape.get(k.saturating_sub(1)).copied().unwrap_or(1);
-        if let Some(s) = f_strides.get_mut(k) {
-            *s = prev.saturating_mul(dim);
-        }
-    }
+    let (c_strides, f_strides) = strides(shape);
+    let middle = shape
+        .get(1..shape.len().saturating_sub(1))
+        .unwrap_or_default();
     let row_dst = c_strides.first().copied().unwrap_or(0);
     let col_src = f_strides.last().copied().unwrap_or(0);
-    // Odometer over the middle axes 1..n-1.
-    let middle = shape.get(1..n.saturating_sub(1)).unwrap_or_default();
     let mut idx = vec![0usize; middle.len()];
     loop {
-        let mut base_dst = 0usize;
-        let mut base_src = 0usize;
-        for (m, &i) in idx.iter().enumerate() {
-            let k = m.saturating_add(1);
-            base_dst =
-                base_dst.saturating_add(i.saturating_mul(c_strides.get(k).copied().unwrap_or(0)));
-            base_src =
-                base_src.saturating_add(i.saturating_mul(f_strides.get(k).copied().unwrap_or(0)));
-        }
-        for r0 in (0..rows).step_by(BLOCK) {
-            let r1 = r0.saturating_add(BLOCK).min(rows);
-            for c0 in (0..cols).step_by(BLOCK) {
-                let len = BLOCK.min(cols.saturating_sub(c0));
-                let s_col = base_src.saturating_add(c0.saturating_mul(col_src));
-                let d_col = base_dst.saturating_add(c0);
-                for r in r0..r1 {
-                    f(
-                        d_col.saturating_add(r.saturating_mul(row_dst)),
-                        s_col.saturating_add(r),
-                        col_src,
-                        len,
-                    );
-                }
-            }
-        }
-        // Advance the odometer (last middle axis fastest).
-        let mut k = idx.len();
-        loop {
-            let Some(kk) = k.checked_sub(1) else {
-                return;
-            };
-            k = kk;
-            let (Some(i), Some(&d)) = (idx.get_mut(k), middle.get(k)) else {
-                return;
-            };
-            *i = i.saturating_add(1);
-            if *i < d {
-                break;
-            }
-            *i = 0;
+        let offset = |strides: &[usize]| {
+            idx.iter()
+                .zip(strides.get(1..).unwrap_or_default())
+                .fold(0usize, |acc, (&i, &s)| {
+                    acc.saturating_add(i.saturating_mul(s))
+                })
+        };
+        let src = Strided {
+            off: offset(&f_strides),
+            ld: col_src,
+        };
+        let dst = Strided {
+            off: offset(&c_strides),
+            ld: row_dst,
+        };
+        transpose_into(data, src, &mut out, dst, (rows, cols), per);
+        if !advance(&mut idx, middle) {
+            return out;
         }
     }
+}
+
+/// Steps the odometer `idx` over `dims` (last axis fastest); `false` once it wrapped around.
+fn advance(idx: &mut [usize], dims: &[usize]) -> bool {
+    for (i, &d) in idx.iter_mut().zip(dims).rev() {
+        *i = i.saturating_add(1);
+        if *i < d {
+            return true;
+        }
+        *i = 0;
+    }
+    false
 }
 
 /// Reorders Fortran-order `data` of `shape` into C order.
 ///
 /// `data.len()` must equal the product of `shape`; otherwise the input is returned unchanged.
-pub fn fortran_to_c<T: Copy + Default>(data: &[T], shape: &[usize]) -> Vec<T> {
-    if shape.len() < 2 || Some(data.len()) != element_count(shape) {
-        return data.to_vec();
-    }
-    // Pre-filled by one sequential copy: faulting the pages in sequentially is much cheaper
-    // than faulting them in the scattered order of the block writes (measured).
-    let mut out = data.to_vec();
-    for_each_run(shape, |dst, src, stride, len| {
-        let Some(run) = out.get_mut(dst..dst.saturating_add(len)) else {
-            return;
-        };
-        let column = data
-            .get(src..)
-            .unwrap_or_default()
-            .iter()
-            .step_by(stride.max(1));
-        for (o, &v) in run.iter_mut().zip(column) {
-            *o = v;
-        }
-    });
-    out
+pub fn fortran_to_c<T: Copy>(data: &[T], shape: &[usize]) -> Vec<T> {
+    fortran_to_c_units(data, shape, 1)
 }
 
 /// Reorders C-order `data` of `shape` into Fortran order.
-pub fn c_to_fortran<T: Copy + Default>(data: &[T], shape: &[usize]) -> Vec<T> {
+pub fn c_to_fortran<T: Copy>(data: &[T], shape: &[usize]) -> Vec<T> {
     let reversed: Vec<usize> = shape.iter().rev().copied().collect();
     fortran_to_c(data, &reversed)
 }
 
 /// [`fortran_to_c`] for elements stored as `itemsize`-byte chunks of `data`.
 pub fn fortran_to_c_bytes(data: &[u8], shape: &[usize], itemsize: usize) -> Vec<u8> {
-    let bytes = element_count(shape).and_then(|c| c.checked_mul(itemsize));
-    if shape.len() < 2 || itemsize == 0 || Some(data.len()) != bytes {
-        return data.to_vec();
-    }
-    let mut out = vec![0u8; data.len()];
-    for_each_run(shape, |dst, src, stride, len| {
-        let d0 = dst.saturating_mul(itemsize);
-        let step = stride.saturating_mul(itemsize);
-        let Some(run) = out.get_mut(d0..d0.saturating_add(len.saturating_mul(itemsize))) else {
-            return;
-        };
-        let mut s = src.saturating_mul(itemsize);
-        for o in run.chunks_exact_mut(itemsize) {
-            if let Some(v) = data.get(s..s.saturating_add(itemsize)) {
-                o.copy_from_slice(v);
-            }
-            s = s.saturating_add(step);
-        }
-    });
-    out
+    fortran_to_c_units(data, shape, itemsize)
 }
 
 /// [`c_to_fortran`] for elements stored as `itemsize`-byte chunks of `data`.

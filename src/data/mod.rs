@@ -3,5 +3,7 @@
 //! Fortran ↔ C reindexing.
 
 pub(crate) mod array;
+pub(crate) mod codec;
 pub(crate) mod element;
 pub(crate) mod layout;
+pub(crate) mod storage;

@@ -6,6 +6,7 @@
 //! `preamble` → `grammar` (header text → `literal` AST) → `dtype` and `header` (validation).
 
 pub(crate) mod dtype;
+pub(crate) mod f16;
 pub(crate) mod grammar;
 pub(crate) mod header;
 pub(crate) mod literal;

@@ -89,12 +89,12 @@ pub fn py_f32(v: f32) -> String {
 /// assert_eq!(npyguard::repr::py_f16(0x7c00), "inf");
 /// ```
 pub fn py_f16(bits: u16) -> String {
-    let x = crate::data::array::f16_bits_to_f64(bits);
+    let x = crate::format::f16::f16_bits_to_f64(bits);
     if x.is_finite() {
         for digits in 0..6usize {
             let s = format!("{x:.digits$e}");
             match s.parse::<f64>() {
-                Ok(back) if crate::data::array::f64_to_f16_bits(back) == bits => {
+                Ok(back) if crate::format::f16::f64_to_f16_bits(back) == bits => {
                     return py_float(back)
                 }
                 _ => {}

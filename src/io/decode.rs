@@ -16,8 +16,9 @@
 //! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2]));
 //! ```
 
-use crate::data::array::{Array, ArrayData};
+use crate::data::array::Array;
 use crate::data::element::Element;
+use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 
@@ -46,7 +47,7 @@ pub(crate) trait Sink {
 
 impl Sink for ArrayData {
     fn reserve(&mut self, header: &Header, elements: usize) {
-        let per = crate::data::array::units_per_element(header.dtype());
+        let per = crate::data::storage::units_per_element(header.dtype());
         self.reserve_units(elements.saturating_mul(per));
     }
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {

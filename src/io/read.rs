@@ -20,8 +20,9 @@ use std::fs::File;
 use std::io::{ErrorKind as IoKind, Read};
 use std::path::Path;
 
-use crate::data::array::{Array, ArrayData, NpyArray};
+use crate::data::array::{Array, NpyArray};
 use crate::data::element::Element;
+use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::format::preamble::Preamble;

@@ -19,8 +19,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::data::array::{units_per_element, Array, ArrayData, NpyArray};
+use crate::data::array::{Array, NpyArray};
 use crate::data::element::Element;
+use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::format::preamble::{Version, MAGIC};

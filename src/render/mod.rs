@@ -28,7 +28,8 @@
 //! assert_eq!(err.kind(), npyguard::ErrorKind::Unbacked);
 //! ```
 
-use crate::data::array::{Array, ArrayData};
+use crate::data::array::Array;
+use crate::data::storage::ArrayData;
 use crate::error::Result;
 use crate::format::dtype::{Dtype, Field};
 use crate::format::repr::{py_f16, py_f32, py_float, py_str};
@@ -99,7 +100,7 @@ impl Renderer {
             ArrayData::U32(v) => v.get(i).map_or_else(String::new, |x| x.to_string()),
             ArrayData::U64(v) => v.get(i).map_or_else(String::new, |x| x.to_string()),
             ArrayData::F16(v) => v.get(i).map_or_else(String::new, |&b| {
-                num(crate::data::array::f16_bits_to_f64(b), py_f16(b))
+                num(crate::format::f16::f16_bits_to_f64(b), py_f16(b))
             }),
             ArrayData::F32(v) => v
                 .get(i)

@@ -1,0 +1,147 @@
+//! Storage of every dtype family: [`ArrayData`], generated from the one table of families.
+//!
+//! [`dtype_families!`] is the single place that lists the dtype families: for each, the
+//! [`ArrayData`] variant, the Rust type stored per unit, the [`Dtype`] pattern it holds
+//! and the number of units per element. From it come the enum itself, the storage for a
+//! dtype ([`ArrayData::with_capacity`], [`units_per_element`]) and the two dispatch macros
+//! every storage-level operation goes through: `with_units!` (run generic code on the
+//! variant's vector) and `map_units!` (the same, rebuilding the same variant). Adding a
+//! dtype family is one row here plus its value semantics where they differ
+//! ([`Unit`](crate::data::codec::Unit) for its bytes, the consumers' formatting).
+//!
+//! ```
+//! use npyguard::{ArrayData, NpyArray};
+//! let a = NpyArray::from_vec(vec![1u16, 2], vec![2]).unwrap().into_array();
+//! assert_eq!(a.data(), &ArrayData::U16(vec![1, 2]));
+//! ```
+
+use crate::data::layout;
+use crate::format::dtype::Dtype;
+
+/// The table of dtype families: `Variant(unit type) for pattern => units per element`,
+/// each row documented. `$d` is a literal `$`, so that the dispatch macros defined here can
+/// have metavariables of their own.
+macro_rules! dtype_families {
+    ($d:tt) => {
+        dtype_families! { $d
+            /// `b1` as the file's bytes: 0 is False, any other byte True. The bytes are kept as
+            /// stored (NumPy keeps them too, so `02 ff` reads as `[True, True]` and is written
+            /// back as `02 ff`); [`NpyArray<bool>`](crate::NpyArray) gives `bool` values.
+            Bool(u8) for Dtype::Bool => 1,
+            /// `i1`.
+            I8(i8) for Dtype::I8 => 1,
+            /// `u1`.
+            U8(u8) for Dtype::U8 => 1,
+            /// `i2`.
+            I16(i16) for Dtype::I16(_) => 1,
+            /// `i4`.
+            I32(i32) for Dtype::I32(_) => 1,
+            /// `i8`.
+            I64(i64) for Dtype::I64(_) => 1,
+            /// `u2`.
+            U16(u16) for Dtype::U16(_) => 1,
+            /// `u4`.
+            U32(u32) for Dtype::U32(_) => 1,
+            /// `u8`.
+            U64(u64) for Dtype::U64(_) => 1,
+            /// `f2` as IEEE binary16 bit patterns (use feature `half` for `half::f16`).
+            F16(u16) for Dtype::F16(_) => 1,
+            /// `f4`.
+            F32(f32) for Dtype::F32(_) => 1,
+            /// `f8`.
+            F64(f64) for Dtype::F64(_) => 1,
+            /// `c8` as `[re, im]`.
+            C64([f32; 2]) for Dtype::C64(_) => 1,
+            /// `c16` as `[re, im]`.
+            C128([f64; 2]) for Dtype::C128(_) => 1,
+            /// `S<n>`: `n` bytes per element, NUL padded, concatenated.
+            Bytes(u8) for Dtype::Bytes(n) => *n,
+            /// `U<n>`: `n` characters per element, NUL padded, concatenated.
+            Unicode(char) for Dtype::Unicode(n, _) => *n,
+            /// `V<n>`: `n` raw bytes per element, concatenated.
+            Void(u8) for Dtype::Void(n) => *n,
+            /// `M8`: counts of the dtype's unit since 1970-01-01; `i64::MIN` is NaT.
+            DateTime(i64) for Dtype::DateTime(..) => 1,
+            /// `m8`: counts of the dtype's unit; `i64::MIN` is NaT.
+            TimeDelta(i64) for Dtype::TimeDelta(..) => 1,
+            /// Records: the raw record bytes in the file's byte order (see
+            /// [`Array::field`](crate::Array::field)).
+            Record(u8) for Dtype::Record(r) => r.itemsize,
+        }
+    };
+    ($d:tt $( $(#[$doc:meta])* $variant:ident($unit:ty) for $pat:pat => $per:expr, )*) => {
+        /// The values of an array of any dtype, in the file's memory order.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum ArrayData {
+            $( $(#[$doc])* $variant(Vec<$unit>), )*
+        }
+
+        /// Runs `$body` with `$v` bound to the vector inside `$data`, whatever its variant
+        /// (each arm is compiled for its own unit type).
+        macro_rules! with_units {
+            ($d data:expr, $d v:ident => $d body:expr) => {
+                match $d data {
+                    $( $crate::data::storage::ArrayData::$variant($d v) => $d body, )*
+                }
+            };
+        }
+
+        /// [`with_units!`] that wraps `$body` (a new vector of the same unit type) in the
+        /// same variant.
+        macro_rules! map_units {
+            ($d data:expr, $d v:ident => $d body:expr) => {
+                match $d data {
+                    $( $crate::data::storage::ArrayData::$variant($d v) => {
+                        $crate::data::storage::ArrayData::$variant($d body)
+                    } )*
+                }
+            };
+        }
+
+        /// Stored units per element for `dtype` in [`ArrayData`] (1, or the width of
+        /// `S`/`U`/`V` and records).
+        pub(crate) fn units_per_element(dtype: &Dtype) -> usize {
+            match dtype {
+                $( $pat => $per, )*
+            }
+        }
+
+        impl ArrayData {
+            /// Empty storage of the variant for `dtype`, with room for `capacity` elements.
+            #[allow(unused_variables)] // the patterns bind the widths `units_per_element` reads
+            pub(crate) fn with_capacity(dtype: &Dtype, capacity: usize) -> ArrayData {
+                let units = capacity.saturating_mul(units_per_element(dtype));
+                match dtype {
+                    $( $pat => ArrayData::$variant(Vec::with_capacity(units)), )*
+                }
+            }
+        }
+    };
+}
+
+dtype_families!($);
+pub(crate) use with_units;
+
+impl ArrayData {
+    /// Number of stored units (elements for numeric types; bytes/chars for S, U, V, records).
+    pub(crate) fn units(&self) -> usize {
+        with_units!(self, v => v.len())
+    }
+
+    /// Reserves room for `units` more stored units.
+    pub(crate) fn reserve_units(&mut self, units: usize) {
+        with_units!(self, v => v.reserve_exact(units))
+    }
+
+    /// Reindexes from Fortran to C order (`to_c == true`) or back, for an array of `shape`
+    /// whose elements are `per` stored units each.
+    pub(crate) fn reorder(&self, shape: &[usize], per: usize, to_c: bool) -> ArrayData {
+        let sh: Vec<usize> = if to_c {
+            shape.to_vec()
+        } else {
+            shape.iter().rev().copied().collect()
+        };
+        map_units!(self, v => layout::fortran_to_c_units(v, &sh, per))
+    }
+}
