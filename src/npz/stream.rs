@@ -3,8 +3,8 @@
 
 use std::io::{self, Read};
 
-use super::Member;
 use crate::error::{Error, ErrorKind, Result};
+use crate::npz::member::Member;
 
 /// Buffer through which members are drained to check their CRC.
 const DRAIN_CHUNK: usize = 1 << 16;

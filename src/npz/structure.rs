@@ -9,8 +9,8 @@
 
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 
-use super::{Compression, Member};
 use crate::error::{Error, ErrorKind, Result};
+use crate::npz::member::{Compression, Member};
 
 pub(super) const SIG_LOCAL: [u8; 4] = *b"PK\x03\x04";
 pub(super) const SIG_END: [u8; 4] = *b"PK\x05\x06";

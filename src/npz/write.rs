@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::{self, Seek, Write};
 use std::path::Path;
 
-use super::NPY_SUFFIX;
 use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
+use crate::npz::member::NPY_SUFFIX;
 
 /// The name NumPy gives the `i`-th unnamed array: `arr_{i}`.
 pub fn positional_name(i: usize) -> String {
