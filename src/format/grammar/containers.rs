@@ -1,0 +1,153 @@
+//! The header dict and the containers a value can be: tuples and lists.
+
+use crate::error::ErrorKind;
+use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
+use crate::format::grammar::scalars::{boolean, integer, none};
+use crate::format::grammar::space::ws;
+use crate::format::grammar::strings::string;
+use crate::format::literal::{Dict, Entry, Literal, Value};
+use crate::limits::MAX_DEPTH;
+
+/// ```abnf
+/// dict            = %x7B ws [ entry *( ws %x2C ws entry ) [ ws %x2C ] ws ] %x7D
+/// ```
+pub(crate) fn dict<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Dict> {
+    let (mut i, ()) = expect(b"{", "'{' opening the header dict", i)?;
+    let mut entries = Vec::new();
+    loop {
+        (i, ()) = ws(i)?;
+        if i.peek() == Some(b'}') {
+            break;
+        }
+        let (rest, e) = entry(cx, i)?;
+        entries.push(e);
+        (i, ()) = ws(rest)?;
+        match i.peek() {
+            Some(b',') => i = i.skip(1),
+            Some(b'}') => break,
+            _ => return fail(i, ErrorKind::HeaderSyntax, "',' or '}' after a dict entry"),
+        }
+    }
+    let (i, ()) = expect(b"}", "'}'", i)?;
+    Ok((i, Dict { entries }))
+}
+
+/// ```abnf
+/// entry           = string ws %x3A ws value
+/// ```
+fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
+    let key_offset = i.offset();
+    if !matches!(i.peek(), Some(b'\'' | b'"')) {
+        return fail(i, ErrorKind::HeaderSyntax, "a quoted string key");
+    }
+    let (i, key) = string(cx, i)?;
+    let (i, ()) = ws(i)?;
+    let (i, ()) = expect(b":", "':' after the key", i)?;
+    let (i, ()) = ws(i)?;
+    let (i, value) = value(cx, 1, i)?;
+    let entry = Entry {
+        key,
+        key_offset,
+        value,
+    };
+    Ok((i, entry))
+}
+
+/// ```abnf
+/// value           = string / integer / tuple / list / boolean / none
+/// ```
+///
+/// `depth` is the nesting depth of the container holding this value; each value kind is
+/// chosen by its first byte (no backtracking).
+fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
+    let offset = i.offset();
+    let (rest, v) = match i.peek() {
+        Some(b'\'' | b'"') => string(cx, i).map(|(r, s)| (r, Value::Str(s)))?,
+        Some(b'0'..=b'9') => integer(cx, i).map(|(r, n)| (r, Value::Int(n)))?,
+        Some(b'(') => tuple(cx, depth, i).map(|(r, v)| (r, Value::Tuple(v)))?,
+        Some(b'[') => list(cx, depth, i).map(|(r, v)| (r, Value::List(v)))?,
+        Some(b'T' | b'F') => boolean(i).map(|(r, b)| (r, Value::Bool(b)))?,
+        Some(b'N') => none(i).map(|(r, ())| (r, Value::None))?,
+        _ => {
+            return fail(
+                i,
+                ErrorKind::HeaderSyntax,
+                "a value (string, integer, tuple, list, True, False or None)",
+            )
+        }
+    };
+    Ok((rest, Literal { offset, value: v }))
+}
+
+/// Opens a container one level below `depth`, refusing to go past [`MAX_DEPTH`].
+fn deeper(depth: u32, i: Cursor<'_>) -> Result<u32, nom::Err<PError>> {
+    let d = depth.saturating_add(1);
+    if d > MAX_DEPTH {
+        return Err(nom::Err::Failure(PError {
+            offset: i.offset(),
+            kind: ErrorKind::NestingTooDeep,
+            expected: "brackets nested at most 32 deep",
+        }));
+    }
+    Ok(d)
+}
+
+/// ```abnf
+/// tuple           = %x28 ws tuple-body ws %x29
+/// tuple-body      = [ value ws %x2C [ ws value *( ws %x2C ws value ) [ ws %x2C ] ] ]
+/// ```
+fn tuple<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Vec<Literal>> {
+    let d = deeper(depth, i)?;
+    let (mut i, ()) = expect(b"(", "'('", i)?;
+    let mut items = Vec::new();
+    let mut trailing_comma = false;
+    loop {
+        (i, ()) = ws(i)?;
+        if i.peek() == Some(b')') {
+            break;
+        }
+        let (rest, v) = value(cx, d, i)?;
+        items.push(v);
+        (i, ()) = ws(rest)?;
+        trailing_comma = i.peek() == Some(b',');
+        match i.peek() {
+            Some(b',') => i = i.skip(1),
+            Some(b')') => break,
+            _ => return fail(i, ErrorKind::HeaderSyntax, "',' or ')' in a tuple"),
+        }
+    }
+    if items.len() == 1 && !trailing_comma {
+        return fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "',' (a one-element tuple is written '(x,)')",
+        );
+    }
+    let (i, ()) = expect(b")", "')'", i)?;
+    Ok((i, items))
+}
+
+/// ```abnf
+/// list            = %x5B ws [ value *( ws %x2C ws value ) [ ws %x2C ] ] ws %x5D
+/// ```
+fn list<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Vec<Literal>> {
+    let d = deeper(depth, i)?;
+    let (mut i, ()) = expect(b"[", "'['", i)?;
+    let mut items = Vec::new();
+    loop {
+        (i, ()) = ws(i)?;
+        if i.peek() == Some(b']') {
+            break;
+        }
+        let (rest, v) = value(cx, d, i)?;
+        items.push(v);
+        (i, ()) = ws(rest)?;
+        match i.peek() {
+            Some(b',') => i = i.skip(1),
+            Some(b']') => break,
+            _ => return fail(i, ErrorKind::HeaderSyntax, "',' or ']' in a list"),
+        }
+    }
+    let (i, ()) = expect(b"]", "']'", i)?;
+    Ok((i, items))
+}

@@ -1,0 +1,157 @@
+//! Quoted strings and their escapes, as Python's `repr` writes them.
+
+use nom::bytes::complete::take_while;
+use nom::Parser;
+
+use crate::error::ErrorKind;
+use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PResult};
+use crate::format::preamble::Encoding;
+
+/// ```abnf
+/// string          = sq-string / dq-string
+/// sq-string       = %x27 *( sq-char / escape ) %x27
+/// dq-string       = %x22 *( dq-char / escape ) %x22
+/// sq-char         = %x20-26 / %x28-5B / %x5D-7E / non-ascii
+/// dq-char         = %x20-21 / %x23-5B / %x5D-7E / non-ascii
+/// ```
+pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
+    let quote = match i.peek() {
+        Some(q @ (b'\'' | b'"')) => q,
+        _ => return fail(i, ErrorKind::HeaderSyntax, "a quoted string"),
+    };
+    let mut i = i.skip(1);
+    let mut out = String::new();
+    loop {
+        // A run of plain printable ASCII is copied in one step.
+        let (rest, run) =
+            take_while(|b: u8| (0x20..0x7f).contains(&b) && b != quote && b != b'\\').parse(i)?;
+        // `run` is printable ASCII, hence valid UTF-8.
+        out.push_str(std::str::from_utf8(run.bytes()).unwrap_or_default());
+        i = rest;
+        let (rest, c) = match i.peek() {
+            Some(b) if b == quote => return Ok((i.skip(1), out)),
+            Some(b'\\') => escape(i)?,
+            Some(b) if b >= 0x80 => non_ascii(cx, i)?,
+            Some(_) => {
+                return fail(
+                    i,
+                    ErrorKind::HeaderSyntax,
+                    "a printable character, an escape or the closing quote",
+                )
+            }
+            None => {
+                return fail(
+                    i,
+                    ErrorKind::HeaderSyntax,
+                    "the closing quote of the string",
+                )
+            }
+        };
+        out.push(c);
+        i = rest;
+    }
+}
+
+/// One character above U+007F: a single latin-1 byte, or a UTF-8 sequence
+/// (the text was validated as UTF-8 before parsing).
+///
+/// ```abnf
+/// non-ascii       = %x80-D7FF / %xE000-10FFFF
+/// ```
+pub(crate) fn non_ascii<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, char> {
+    let Some(lead) = i.peek() else {
+        return fail(i, ErrorKind::HeaderSyntax, "a character");
+    };
+    match cx.encoding {
+        Encoding::Latin1 => Ok((i.skip(1), char::from(lead))),
+        Encoding::Utf8 => {
+            let len = match lead {
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                _ => 4,
+            };
+            let decoded = i
+                .bytes()
+                .get(..len)
+                .and_then(|s| std::str::from_utf8(s).ok())
+                .and_then(|s| s.chars().next());
+            match decoded {
+                Some(c) => Ok((i.skip(len), c)),
+                None => fail(i, ErrorKind::HeaderEncoding, "a UTF-8 encoded character"),
+            }
+        }
+    }
+}
+
+/// ```abnf
+/// escape          = %x5C ( %x5C / %x27 / %x22 / %s"n" / %s"r" / %s"t"
+///                        / %s"x" 2HEXDIG
+///                        / %s"u" bmp-scalar
+///                        / %s"U" %x30.30 ( %x30.30 bmp-scalar
+///                                        / %x30 nonzero-hexdig 4HEXDIG
+///                                        / %x31.30 4HEXDIG ) )
+/// bmp-scalar      = ( DIGIT / %x41-43 / %x45-46 / %x61-63 / %x65-66 ) 3HEXDIG
+///                 / ( %x44 / %x64 ) %x30-37 2HEXDIG
+/// nonzero-hexdig  = %x31-39 / %x41-46 / %x61-66
+/// HEXDIG          = DIGIT / %x41-46 / %x61-66
+/// ```
+///
+/// The hexadecimal digits are read as one number and checked with
+/// `char::from_u32`, which accepts exactly the values `bmp-scalar` and the
+/// `\U` alternatives spell (Unicode scalar values).
+pub(crate) fn escape(i: Cursor<'_>) -> PResult<'_, char> {
+    let (i, ()) = expect(b"\\", "'\\'", i)?;
+    let simple = match i.peek() {
+        Some(b'\\') => Some('\\'),
+        Some(b'\'') => Some('\''),
+        Some(b'"') => Some('"'),
+        Some(b'n') => Some('\n'),
+        Some(b'r') => Some('\r'),
+        Some(b't') => Some('\t'),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        return Ok((i.skip(1), c));
+    }
+    let digits = match i.peek() {
+        Some(b'x') => 2,
+        Some(b'u') => 4,
+        Some(b'U') => 8,
+        _ => {
+            return fail(
+                i,
+                ErrorKind::HeaderSyntax,
+                "one of the escapes \\\\ \\' \\\" \\n \\r \\t \\xNN \\uNNNN \\UNNNNNNNN",
+            )
+        }
+    };
+    hex_scalar(i, i.skip(1), digits)
+}
+
+/// The character named by the `digits` hexadecimal digits at `hex` (`escape` is the
+/// escape letter's position, for the error of a non-scalar value).
+fn hex_scalar<'a>(escape: Cursor<'a>, hex: Cursor<'a>, digits: usize) -> PResult<'a, char> {
+    let Some(text) = hex
+        .bytes()
+        .get(..digits)
+        .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+    else {
+        return fail(
+            hex,
+            ErrorKind::HeaderSyntax,
+            "hexadecimal digits of the escape",
+        );
+    };
+    let code = text.iter().fold(0u32, |acc, &h| {
+        let d = char::from(h).to_digit(16).unwrap_or(0);
+        acc.wrapping_shl(4) | d
+    });
+    match char::from_u32(code) {
+        Some(c) => Ok((hex.skip(digits), c)),
+        None => fail(
+            escape,
+            ErrorKind::HeaderSyntax,
+            "an escape naming a Unicode scalar value (no surrogates, at most 10FFFF)",
+        ),
+    }
+}
