@@ -1,0 +1,202 @@
+//! Validation of a descr literal: a type string, or a list of record fields, with every
+//! size checked against NumPy's C `int` limits.
+
+use std::collections::HashSet;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::dtype::types::{Dtype, Field, Record};
+use crate::format::dtype::typestr::typestr;
+use crate::format::literal::{Literal, Value};
+use crate::limits::{C_INT_MAX, MAX_DIMS, MAX_FIELDS, MAX_RECORD_DEPTH};
+
+/// A type string or a list of fields; `depth` is the record nesting so far.
+pub(crate) fn descr_value(lit: &Literal, depth: u32) -> Result<Dtype> {
+    match &lit.value {
+        Value::Str(s) => typestr(s).map_err(|e| e.shifted(lit.offset as u64)),
+        Value::List(items) => record(lit, items, depth).map(Dtype::Record),
+        _ => Err(bad(lit, "a type string or a list of fields").found(lit.type_name())),
+    }
+}
+
+fn bad(lit: &Literal, expected: &str) -> Error {
+    Error::new(ErrorKind::BadDescr, lit.offset as u64, expected)
+}
+
+/// One item of a record's field list, parsed but not yet placed.
+struct FieldItem<'a> {
+    title: Option<String>,
+    name: String,
+    name_lit: &'a Literal,
+    dtype: Dtype,
+    shape: Vec<usize>,
+}
+
+/// A list of fields: at least one named, at most [`MAX_FIELDS`], names and titles
+/// distinct, fields laid out one after the other (`('', '|Vn')` items are padding).
+fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
+    if depth >= MAX_RECORD_DEPTH {
+        let e = Error::new(
+            ErrorKind::NestingTooDeep,
+            lit.offset as u64,
+            "records nested at most 16 deep",
+        );
+        return Err(e);
+    }
+    if items.is_empty() {
+        return Err(bad(lit, "at least one field (an empty record is V0)"));
+    }
+    if items.len() > MAX_FIELDS {
+        return Err(bad(lit, "at most 4096 fields"));
+    }
+    let mut seen = HashSet::with_capacity(items.len());
+    let mut fields = Vec::with_capacity(items.len());
+    let mut offset = 0usize;
+    for item in items {
+        let f = field_item(item, depth)?;
+        let end = field_end(item, &f, offset)?;
+        if f.name.is_empty() {
+            check_padding(item, &f)?;
+        } else {
+            claim_names(&mut seen, &f)?;
+            fields.push(Field {
+                name: f.name,
+                title: f.title,
+                dtype: f.dtype,
+                shape: f.shape,
+                offset,
+            });
+        }
+        offset = end;
+    }
+    if fields.is_empty() {
+        return Err(bad(lit, "at least one named field"));
+    }
+    Ok(Record {
+        fields,
+        itemsize: offset,
+    })
+}
+
+/// A field tuple `(name, type[, shape])`, where the name may be a `(title, name)` pair.
+fn field_item(item: &Literal, depth: u32) -> Result<FieldItem<'_>> {
+    let Value::Tuple(parts) = &item.value else {
+        return Err(bad(item, "a field tuple (name, type[, shape])").found(item.type_name()));
+    };
+    let (name_lit, type_lit, shape_lit) = match parts.as_slice() {
+        [n, t] => (n, t, None),
+        [n, t, s] => (n, t, Some(s)),
+        _ => {
+            let found = format!("{} items", parts.len());
+            return Err(bad(item, "a field tuple of 2 or 3 items").found(found));
+        }
+    };
+    let (title, name) = field_name(name_lit)?;
+    let dtype = descr_value(type_lit, depth.saturating_add(1))?;
+    let shape = match shape_lit {
+        None => Vec::new(),
+        Some(s) => subarray_shape(s)?,
+    };
+    Ok(FieldItem {
+        title,
+        name,
+        name_lit,
+        dtype,
+        shape,
+    })
+}
+
+/// A field name string, or a `(title, name)` pair of strings.
+fn field_name(lit: &Literal) -> Result<(Option<String>, String)> {
+    match &lit.value {
+        Value::Str(n) => Ok((None, n.clone())),
+        Value::Tuple(pair) => match pair.as_slice() {
+            [Literal {
+                value: Value::Str(t),
+                ..
+            }, Literal {
+                value: Value::Str(n),
+                ..
+            }] => Ok((Some(t.clone()), n.clone())),
+            _ => Err(bad(lit, "a (title, name) pair of strings")),
+        },
+        _ => Err(bad(lit, "a field name string").found(lit.type_name())),
+    }
+}
+
+/// Where the field placed at `offset` ends; its size and the record's must fit a C `int`.
+fn field_end(item: &Literal, f: &FieldItem<'_>, offset: usize) -> Result<usize> {
+    let count = f
+        .shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    let overflow =
+        |expected: &str| Error::new(ErrorKind::ShapeOverflow, item.offset as u64, expected);
+    let size = count
+        .and_then(|c| c.checked_mul(f.dtype.itemsize()))
+        .filter(|&b| b <= C_INT_MAX)
+        .ok_or_else(|| overflow("a field size of at most 2^31-1 bytes (NumPy's limit)"))?;
+    offset
+        .checked_add(size)
+        .filter(|&e| e <= C_INT_MAX)
+        .ok_or_else(|| overflow("a record size of at most 2^31-1 bytes (NumPy's limit)"))
+}
+
+/// A padding field: NumPy writes `('', '|Vn')`; it is a gap, not a field.
+fn check_padding(item: &Literal, f: &FieldItem<'_>) -> Result<()> {
+    if f.title.is_some() || !matches!(f.dtype, Dtype::Void(_)) || !f.shape.is_empty() {
+        return Err(bad(item, "padding written as ('', '|V<n>')"));
+    }
+    Ok(())
+}
+
+/// Records the field's name and title; names and titles share one namespace (a title is
+/// another key for its field).
+fn claim_names(seen: &mut HashSet<String>, f: &FieldItem<'_>) -> Result<()> {
+    let twice = |expected: &str, what: &str| {
+        Error::new(
+            ErrorKind::DuplicateField,
+            f.name_lit.offset as u64,
+            expected,
+        )
+        .found(format!("{what:?} twice"))
+    };
+    if !seen.insert(f.name.clone()) {
+        return Err(twice("distinct field names", &f.name));
+    }
+    if let Some(t) = &f.title {
+        if !seen.insert(t.clone()) {
+            return Err(twice("distinct field titles", t));
+        }
+    }
+    Ok(())
+}
+
+/// A subarray shape: a tuple of at most [`MAX_DIMS`] dimensions, each at most 2^31-1.
+fn subarray_shape(lit: &Literal) -> Result<Vec<usize>> {
+    let Value::Tuple(dims) = &lit.value else {
+        return Err(bad(lit, "a subarray shape tuple such as (3,)").found(lit.type_name()));
+    };
+    if dims.len() > MAX_DIMS {
+        let e = Error::new(
+            ErrorKind::ShapeOverflow,
+            lit.offset as u64,
+            "a subarray of at most 64 dimensions",
+        );
+        return Err(e);
+    }
+    dims.iter().map(subarray_dim).collect()
+}
+
+fn subarray_dim(d: &Literal) -> Result<usize> {
+    match &d.value {
+        Value::Int(n) => n
+            .as_u64()
+            .and_then(|v| usize::try_from(v).ok())
+            .filter(|&v| v <= C_INT_MAX)
+            .ok_or_else(|| {
+                let expected = "a subarray dimension of at most 2^31-1 (NumPy's limit)";
+                Error::new(ErrorKind::ShapeOverflow, d.offset as u64, expected)
+            }),
+        _ => Err(bad(d, "an integer dimension").found(d.type_name())),
+    }
+}
