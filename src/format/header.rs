@@ -260,103 +260,33 @@ fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> 
     }
 }
 
-fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> {
-    let mut descr: Option<&Literal> = None;
-    let mut fortran: Option<&Literal> = None;
-    let mut shape: Option<&Literal> = None;
-    // Extra entries are moved out of the dict at the end (no copy of their values).
-    let mut is_extra = vec![false; dict.entries.len()];
-    let mut seen: std::collections::HashSet<&str> =
-        std::collections::HashSet::with_capacity(dict.entries.len());
-    for (e, extra_flag) in dict.entries.iter().zip(is_extra.iter_mut()) {
-        if !seen.insert(e.key.as_str()) {
-            return Err(Error::new(
-                ErrorKind::DuplicateKey,
-                e.key_offset as u64,
-                "each key at most once",
-            )
-            .found(format!(
-                "{:?} again (NumPy would silently keep the last one)",
-                e.key
-            )));
-        }
-        let slot = match e.key.as_str() {
-            "descr" => &mut descr,
-            "fortran_order" => &mut fortran,
-            "shape" => &mut shape,
-            other => {
-                if opts.numpy_strict {
-                    return Err(Error::new(
-                        ErrorKind::UnknownKey,
-                        e.key_offset as u64,
-                        "only the keys 'descr', 'fortran_order' and 'shape' (numpy-strict)",
-                    )
-                    .found(format!("{other:?}")));
-                }
-                *extra_flag = true;
-                continue;
-            }
-        };
-        *slot = Some(&e.value);
-    }
-    let end = dict_end(&dict);
-    let missing = |k: &str| Error::new(ErrorKind::MissingKey, end, format!("the key '{k}'"));
-    let descr = descr.ok_or_else(|| missing("descr"))?;
-    let fortran = fortran.ok_or_else(|| missing("fortran_order"))?;
-    let shape = shape.ok_or_else(|| missing("shape"))?;
+/// The three NumPy keys of a header dict, and which entries are extra.
+struct Keys<'a> {
+    descr: &'a Literal,
+    fortran: &'a Literal,
+    shape: &'a Literal,
+    is_extra: Vec<bool>,
+}
 
-    let dtype = Dtype::from_descr(descr)?;
-    let fortran_order = match fortran.value {
+/// Validates a parsed dict: the key set, then each value (descr, fortran_order, shape),
+/// then the sizes; extra entries are kept (moved out of the dict, not copied).
+fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> {
+    let keys = keys(&dict, opts)?;
+    let dtype = Dtype::from_descr(keys.descr)?;
+    let fortran_order = match keys.fortran.value {
         Value::Bool(b) => b,
         _ => {
-            return Err(Error::new(
+            let e = Error::new(
                 ErrorKind::BadValue,
-                fortran.offset as u64,
+                keys.fortran.offset as u64,
                 "True or False for 'fortran_order'",
-            )
-            .found(fortran.type_name()))
+            );
+            return Err(e.found(keys.fortran.type_name()));
         }
     };
-    let Value::Tuple(dims) = &shape.value else {
-        return Err(Error::new(
-            ErrorKind::BadValue,
-            shape.offset as u64,
-            "a tuple of integers for 'shape'",
-        )
-        .found(shape.type_name()));
-    };
-    if dims.len() > MAX_DIMS {
-        return Err(Error::new(
-            ErrorKind::ShapeOverflow,
-            shape.offset as u64,
-            "at most 64 dimensions",
-        )
-        .found(format!("{} dimensions", dims.len())));
-    }
-    let mut out = Vec::with_capacity(dims.len());
-    for d in dims {
-        let Value::Int(n) = &d.value else {
-            return Err(Error::new(
-                ErrorKind::BadValue,
-                d.offset as u64,
-                "a non-negative integer dimension",
-            )
-            .found(d.type_name()));
-        };
-        let v = n
-            .as_u64()
-            .and_then(|v| usize::try_from(v).ok())
-            .filter(|&v| v <= isize::MAX as usize)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::ShapeOverflow,
-                    d.offset as u64,
-                    "a dimension that fits in isize",
-                )
-            })?;
-        out.push(v);
-    }
-    let (element_count, payload_len) = sizes(&dtype, &out, shape.offset as u64)?;
+    let shape = shape(keys.shape)?;
+    let (element_count, payload_len) = sizes(&dtype, &shape, keys.shape.offset as u64)?;
+    let is_extra = keys.is_extra;
     let extra = dict
         .entries
         .into_iter()
@@ -367,12 +297,95 @@ fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> 
         version,
         dtype,
         fortran_order,
-        shape: out,
+        shape,
         extra,
         element_count,
         payload_len,
         payload_offset: 0,
     })
+}
+
+/// Finds the three keys, each exactly once; other keys are extra (refused when numpy-strict).
+fn keys<'a>(dict: &'a Dict, opts: &ReadOptions) -> Result<Keys<'a>> {
+    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    let mut is_extra = vec![false; dict.entries.len()];
+    let mut seen = std::collections::HashSet::with_capacity(dict.entries.len());
+    for (e, extra) in dict.entries.iter().zip(is_extra.iter_mut()) {
+        if !seen.insert(e.key.as_str()) {
+            let again = format!("{:?} again (NumPy would silently keep the last one)", e.key);
+            let err = Error::new(
+                ErrorKind::DuplicateKey,
+                e.key_offset as u64,
+                "each key at most once",
+            );
+            return Err(err.found(again));
+        }
+        let slot = match e.key.as_str() {
+            "descr" => &mut descr,
+            "fortran_order" => &mut fortran,
+            "shape" => &mut shape,
+            other if opts.numpy_strict => {
+                let expected = "only the keys 'descr', 'fortran_order' and 'shape' (numpy-strict)";
+                let err = Error::new(ErrorKind::UnknownKey, e.key_offset as u64, expected);
+                return Err(err.found(format!("{other:?}")));
+            }
+            _ => {
+                *extra = true;
+                continue;
+            }
+        };
+        *slot = Some(&e.value);
+    }
+    let end = dict_end(dict);
+    let missing = |k: &str| Error::new(ErrorKind::MissingKey, end, format!("the key '{k}'"));
+    Ok(Keys {
+        descr: descr.ok_or_else(|| missing("descr"))?,
+        fortran: fortran.ok_or_else(|| missing("fortran_order"))?,
+        shape: shape.ok_or_else(|| missing("shape"))?,
+        is_extra,
+    })
+}
+
+/// The shape: a tuple of at most [`MAX_DIMS`] non-negative integers, each fitting `isize`.
+fn shape(lit: &Literal) -> Result<Vec<usize>> {
+    let Value::Tuple(dims) = &lit.value else {
+        let e = Error::new(
+            ErrorKind::BadValue,
+            lit.offset as u64,
+            "a tuple of integers for 'shape'",
+        );
+        return Err(e.found(lit.type_name()));
+    };
+    if dims.len() > MAX_DIMS {
+        let e = Error::new(
+            ErrorKind::ShapeOverflow,
+            lit.offset as u64,
+            "at most 64 dimensions",
+        );
+        return Err(e.found(format!("{} dimensions", dims.len())));
+    }
+    dims.iter().map(dimension).collect()
+}
+
+fn dimension(d: &Literal) -> Result<usize> {
+    let Value::Int(n) = &d.value else {
+        let e = Error::new(
+            ErrorKind::BadValue,
+            d.offset as u64,
+            "a non-negative integer dimension",
+        );
+        return Err(e.found(d.type_name()));
+    };
+    n.as_u64()
+        .and_then(|v| usize::try_from(v).ok())
+        .filter(|&v| v <= isize::MAX as usize)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::ShapeOverflow,
+                d.offset as u64,
+                "a dimension that fits in isize",
+            )
+        })
 }
 
 /// Offset just past the last entry (where a missing key would have to go).
