@@ -122,7 +122,7 @@ impl<T: Element> NpyArray<T> {
     /// let a = npyguard::NpyArray::from_ndarray_owned(f).unwrap();
     /// assert!(a.fortran_order());
     /// let bytes = to_vec(&a.to_array()).unwrap();
-    /// let back = Array::from_bytes(&bytes, &ReadOptions::default()).unwrap();
+    /// let back = npyguard::read_bytes(&bytes, &ReadOptions::default()).unwrap();
     /// assert!(back.fortran_order());
     /// ```
     pub fn from_ndarray_owned<D: Dimension>(a: ndarray::Array<T, D>) -> Result<NpyArray<T>> {

@@ -3,9 +3,9 @@
 //! ```
 //! use npyguard::ReadOptions;
 //! let opts = ReadOptions::default()
-//!     .max_file_bytes(Some(100 * 1024 * 1024))
-//!     .numpy_strict(true);
-//! assert_eq!(opts.get_max_file_bytes(), Some(100 * 1024 * 1024));
+//!     .with_max_file_bytes(Some(100 * 1024 * 1024))
+//!     .with_numpy_strict(true);
+//! assert_eq!(opts.max_file_bytes(), Some(100 * 1024 * 1024));
 //! ```
 
 use crate::limits::{DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS};
@@ -51,14 +51,14 @@ impl ReadOptions {
     /// In a `.npz` archive the limit applies to each member's decompressed
     /// `.npy` bytes, not to the archive file.
     #[must_use]
-    pub fn max_file_bytes(mut self, limit: Option<u64>) -> ReadOptions {
+    pub fn with_max_file_bytes(mut self, limit: Option<u64>) -> ReadOptions {
         self.max_file_bytes = limit;
         self
     }
 
     /// Cap on the declared header length, checked before anything is allocated for it.
     #[must_use]
-    pub fn max_header_bytes(mut self, cap: usize) -> ReadOptions {
+    pub fn with_max_header_bytes(mut self, cap: usize) -> ReadOptions {
         self.max_header_bytes = cap;
         self
     }
@@ -66,7 +66,7 @@ impl ReadOptions {
     /// Refuse what NumPy refuses that npyguard would otherwise accept
     /// (extra header keys, headers longer than NumPy's 10 000 characters).
     #[must_use]
-    pub fn numpy_strict(mut self, strict: bool) -> ReadOptions {
+    pub fn with_numpy_strict(mut self, strict: bool) -> ReadOptions {
         self.numpy_strict = strict;
         self
     }
@@ -74,7 +74,7 @@ impl ReadOptions {
     /// Accept bytes after the payload (NumPy ignores them). Off by default:
     /// trailing bytes are how polyglot files hide a second format.
     #[must_use]
-    pub fn allow_trailing_bytes(mut self, allow: bool) -> ReadOptions {
+    pub fn with_allow_trailing_bytes(mut self, allow: bool) -> ReadOptions {
         self.allow_trailing_bytes = allow;
         self
     }
@@ -84,7 +84,7 @@ impl ReadOptions {
     /// before the central directory is read. `None` means unlimited; the
     /// default is [`DEFAULT_MAX_NPZ_MEMBERS`].
     #[must_use]
-    pub fn max_npz_members(mut self, limit: Option<usize>) -> ReadOptions {
+    pub fn with_max_npz_members(mut self, limit: Option<usize>) -> ReadOptions {
         self.max_npz_members = limit;
         self
     }
@@ -97,7 +97,7 @@ impl ReadOptions {
     /// 1032-fold and the reader refuses members whose bytes overlap, so all
     /// members together decode to at most about 1032 × the archive's size.
     #[must_use]
-    pub fn max_npz_total_bytes(mut self, limit: Option<u64>) -> ReadOptions {
+    pub fn with_max_npz_total_bytes(mut self, limit: Option<u64>) -> ReadOptions {
         self.max_npz_total_bytes = limit;
         self
     }
@@ -110,43 +110,43 @@ impl ReadOptions {
     /// any ratio limit that could fire also refuses such files. Set it (say to
     /// 100) when the inputs are measured data that never compress that far.
     #[must_use]
-    pub fn max_npz_ratio(mut self, ratio: Option<u64>) -> ReadOptions {
+    pub fn with_max_npz_ratio(mut self, ratio: Option<u64>) -> ReadOptions {
         self.max_npz_ratio = ratio;
         self
     }
 
     /// The `.npz` member-count limit.
-    pub fn get_max_npz_members(&self) -> Option<usize> {
+    pub fn max_npz_members(&self) -> Option<usize> {
         self.max_npz_members
     }
 
     /// The `.npz` total decompressed-bytes limit.
-    pub fn get_max_npz_total_bytes(&self) -> Option<u64> {
+    pub fn max_npz_total_bytes(&self) -> Option<u64> {
         self.max_npz_total_bytes
     }
 
     /// The `.npz` compression-ratio limit.
-    pub fn get_max_npz_ratio(&self) -> Option<u64> {
+    pub fn max_npz_ratio(&self) -> Option<u64> {
         self.max_npz_ratio
     }
 
     /// The file-size limit.
-    pub fn get_max_file_bytes(&self) -> Option<u64> {
+    pub fn max_file_bytes(&self) -> Option<u64> {
         self.max_file_bytes
     }
 
     /// The header-length cap.
-    pub fn get_max_header_bytes(&self) -> usize {
+    pub fn max_header_bytes(&self) -> usize {
         self.max_header_bytes
     }
 
     /// Whether numpy-strict mode is on.
-    pub fn is_numpy_strict(&self) -> bool {
+    pub fn numpy_strict(&self) -> bool {
         self.numpy_strict
     }
 
     /// Whether trailing bytes are accepted.
-    pub fn allows_trailing_bytes(&self) -> bool {
+    pub fn allow_trailing_bytes(&self) -> bool {
         self.allow_trailing_bytes
     }
 }

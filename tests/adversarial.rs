@@ -434,7 +434,7 @@ fn derived(bases: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>, ReadOptions, Ex
     out.push((
         "claim over max_file_bytes".into(),
         npy(1, dict("'<f8'", "(1048576,)").as_bytes(), &[0; 64]),
-        ReadOptions::default().max_file_bytes(Some(1 << 20)),
+        ReadOptions::default().with_max_file_bytes(Some(1 << 20)),
         Expect::Reject("file-too-large"),
     ));
     out
@@ -612,7 +612,7 @@ fn adversarial_files_are_read_or_refused_in_bounded_memory() {
     runner.check(
         "i_extra_key.npy numpy-strict",
         extra,
-        &ReadOptions::default().numpy_strict(true),
+        &ReadOptions::default().with_numpy_strict(true),
         &Expect::Reject("unknown-key"),
     );
     runner.check(

@@ -37,8 +37,8 @@ fn every_reader_enforces_max_file_bytes_at_the_exact_limit() {
     let n = file.len() as u64;
     let path = temp("limit.npy");
     std::fs::write(&path, &file).unwrap();
-    let at = ReadOptions::default().max_file_bytes(Some(n));
-    let below = ReadOptions::default().max_file_bytes(Some(n - 1));
+    let at = ReadOptions::default().with_max_file_bytes(Some(n));
+    let below = ReadOptions::default().with_max_file_bytes(Some(n - 1));
     for (how, ok, err) in [
         ("bytes", read_bytes(&file, &at), read_bytes(&file, &below)),
         (
@@ -64,46 +64,31 @@ fn every_reader_enforces_max_file_bytes_at_the_exact_limit() {
 }
 
 #[test]
-fn array_constructors_are_the_free_functions() {
-    let file = f64_file(&[0.5, -0.25]);
-    let path = temp("ctor.npy");
-    std::fs::write(&path, &file).unwrap();
-    let opts = ReadOptions::default();
-    let want = read_bytes(&file, &opts).unwrap();
-    assert_eq!(Array::from_bytes(&file, &opts).unwrap(), want);
-    assert_eq!(Array::read(Cursor::new(&file), &opts).unwrap(), want);
-    assert_eq!(Array::read_path(&path, &opts).unwrap(), want);
-    let e = Array::from_bytes(&file[..20], &opts).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Truncated);
-    std::fs::remove_file(&path).ok();
-}
-
-#[test]
 fn read_options_report_what_was_set() {
     let d = ReadOptions::new();
     assert_eq!(d, ReadOptions::default());
-    assert_eq!(d.get_max_file_bytes(), None);
-    assert_eq!(d.get_max_header_bytes(), 64 * 1024);
-    assert!(!d.is_numpy_strict());
-    assert!(!d.allows_trailing_bytes());
-    assert_eq!(d.get_max_npz_members(), Some(1 << 16));
-    assert_eq!(d.get_max_npz_total_bytes(), None);
-    assert_eq!(d.get_max_npz_ratio(), None);
+    assert_eq!(d.max_file_bytes(), None);
+    assert_eq!(d.max_header_bytes(), 64 * 1024);
+    assert!(!d.numpy_strict());
+    assert!(!d.allow_trailing_bytes());
+    assert_eq!(d.max_npz_members(), Some(1 << 16));
+    assert_eq!(d.max_npz_total_bytes(), None);
+    assert_eq!(d.max_npz_ratio(), None);
     let o = ReadOptions::new()
-        .max_file_bytes(Some(10))
-        .max_header_bytes(20)
-        .numpy_strict(true)
-        .allow_trailing_bytes(true)
-        .max_npz_members(Some(3))
-        .max_npz_total_bytes(Some(40))
-        .max_npz_ratio(Some(50));
-    assert_eq!(o.get_max_file_bytes(), Some(10));
-    assert_eq!(o.get_max_header_bytes(), 20);
-    assert!(o.is_numpy_strict());
-    assert!(o.allows_trailing_bytes());
-    assert_eq!(o.get_max_npz_members(), Some(3));
-    assert_eq!(o.get_max_npz_total_bytes(), Some(40));
-    assert_eq!(o.get_max_npz_ratio(), Some(50));
+        .with_max_file_bytes(Some(10))
+        .with_max_header_bytes(20)
+        .with_numpy_strict(true)
+        .with_allow_trailing_bytes(true)
+        .with_max_npz_members(Some(3))
+        .with_max_npz_total_bytes(Some(40))
+        .with_max_npz_ratio(Some(50));
+    assert_eq!(o.max_file_bytes(), Some(10));
+    assert_eq!(o.max_header_bytes(), 20);
+    assert!(o.numpy_strict());
+    assert!(o.allow_trailing_bytes());
+    assert_eq!(o.max_npz_members(), Some(3));
+    assert_eq!(o.max_npz_total_bytes(), Some(40));
+    assert_eq!(o.max_npz_ratio(), Some(50));
 }
 
 #[test]
@@ -1586,7 +1571,7 @@ fn a_path_under_the_size_limit_is_read() {
     let file = f64_file(&[1.0, 2.0]);
     let path = temp("under-limit.npy");
     std::fs::write(&path, &file).unwrap();
-    let opts = ReadOptions::default().max_file_bytes(Some(file.len() as u64 + 1000));
+    let opts = ReadOptions::default().with_max_file_bytes(Some(file.len() as u64 + 1000));
     let read = read_path(&path, &opts);
     std::fs::remove_file(&path).unwrap();
     assert_eq!(read.unwrap().data(), &ArrayData::F64(vec![1.0, 2.0]));

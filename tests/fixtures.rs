@@ -57,7 +57,7 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
     );
     // rec_wide4000 has a 72 KiB header (np.save picked 2.0); NumPy itself needs
     // max_header_size raised for it, and so does npyguard's 64 KiB default cap.
-    let opts = ReadOptions::default().max_header_bytes(1 << 20);
+    let opts = ReadOptions::default().with_max_header_bytes(1 << 20);
     let mut checked_values = 0;
     for e in &entries {
         let rel = e["file"].as_str().unwrap();
@@ -272,7 +272,7 @@ fn typed_path_reads_match_dynamic_reads() {
     let mut n = 0;
     for e in manifest() {
         let path = fixtures_dir().join(e["file"].as_str().unwrap());
-        let a = read_path(&path, &ReadOptions::default().max_header_bytes(1 << 20)).unwrap();
+        let a = read_path(&path, &ReadOptions::default().with_max_header_bytes(1 << 20)).unwrap();
         let d = a.data();
         let hit = check::<f64>(&path, d, |d| {
             if let ArrayData::F64(v) = d {

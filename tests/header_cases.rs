@@ -173,7 +173,7 @@ fn corpus_has_only_case_files_and_enough_of_them() {
 fn every_case_behaves_as_its_name_says() {
     let (cases, _) = load_cases();
     let default = ReadOptions::default();
-    let strict = ReadOptions::default().numpy_strict(true);
+    let strict = ReadOptions::default().with_numpy_strict(true);
     let mut failures = Vec::new();
     let (mut y, mut n, mut i) = (0, 0, 0);
     for case in &cases {

@@ -58,7 +58,7 @@ fn case(name: &'static str, bytes: Vec<u8>, kind: ErrorKind) -> Case {
 fn cases() -> Vec<Case> {
     let deep = |open: &str, n: usize| format!("{{'descr': {}", open.repeat(n));
     // 100 000 levels need more than the default 64 KiB header cap.
-    let big_header = ReadOptions::default().max_header_bytes(1 << 20);
+    let big_header = ReadOptions::default().with_max_header_bytes(1 << 20);
     vec![
         // 150 bytes claiming 2^40 f8 elements (8 TiB).
         case("claims-8TiB-f8", npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }", &[0; 64]), ErrorKind::Truncated),
@@ -79,7 +79,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "header-len-4GiB-cap-raised",
             bytes: b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'".to_vec(),
-            opts: ReadOptions::default().max_header_bytes(u32::MAX as usize),
+            opts: ReadOptions::default().with_max_header_bytes(u32::MAX as usize),
             kind: ErrorKind::Truncated,
         },
         Case { name: "nesting-bomb-lists-100k", bytes: npy(2, &deep("[", 100_000), &[]), opts: big_header.clone(), kind: ErrorKind::NestingTooDeep },
@@ -106,7 +106,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "claim-over-file-limit",
             bytes: npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1048576,), }", &[0; 64]),
-            opts: ReadOptions::default().max_file_bytes(Some(1 << 20)),
+            opts: ReadOptions::default().with_max_file_bytes(Some(1 << 20)),
             kind: ErrorKind::FileTooLarge,
         },
         case("object-dtype", npy(1, "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", &[0; 8]), ErrorKind::UnsupportedDtype),
@@ -172,12 +172,12 @@ fn hostile_inputs_are_rejected_in_bounded_memory() {
         "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }",
         &[],
     );
-    let opts = ReadOptions::default().max_file_bytes(Some(1 << 20));
+    let opts = ReadOptions::default().with_max_file_bytes(Some(1 << 20));
     let e = read_from(Cursor::new(head.clone()).chain(Endless), &opts).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::TrailingBytes);
     let ok = read_from(
         Cursor::new(head).chain(Endless),
-        &opts.clone().allow_trailing_bytes(true),
+        &opts.clone().with_allow_trailing_bytes(true),
     )
     .unwrap();
     assert_eq!(ok.len(), 4);

@@ -641,7 +641,7 @@ fn crc_corruption_is_detected() {
         ErrorKind::CrcMismatch,
     );
     // CRC is checked even when trailing bytes are allowed (the member is drained).
-    let opts = ReadOptions::default().allow_trailing_bytes(true);
+    let opts = ReadOptions::default().with_allow_trailing_bytes(true);
     assert_kind(read_all(&zip, &opts), ErrorKind::CrcMismatch);
     // A header-only read does not reach the end, so it cannot check the CRC.
     assert!(open(&zip).unwrap().header("a").is_ok());
@@ -793,18 +793,18 @@ fn member_count_is_limited_before_the_directory_is_read() {
         .collect();
     let zip = build(&entries);
     assert_eq!(
-        open_with(&zip, &ReadOptions::default().max_npz_members(Some(5)))
+        open_with(&zip, &ReadOptions::default().with_max_npz_members(Some(5)))
             .unwrap()
             .members()
             .len(),
         5
     );
     let e = assert_kind(
-        open_with(&zip, &ReadOptions::default().max_npz_members(Some(4))),
+        open_with(&zip, &ReadOptions::default().with_max_npz_members(Some(4))),
         ErrorKind::TooManyMembers,
     );
     assert!(e.to_string().contains("5 members"), "{e}");
-    assert!(open_with(&zip, &ReadOptions::default().max_npz_members(None)).is_ok());
+    assert!(open_with(&zip, &ReadOptions::default().with_max_npz_members(None)).is_ok());
 
     // A zip64 end record claiming 2^40 members in a 128-byte file (behind a local header's
     // 30 bytes, so that NumPy would take it for an archive): refused from the count alone.
@@ -830,7 +830,7 @@ fn member_count_is_limited_before_the_directory_is_read() {
     assert!(e.to_string().contains("1099511627776"), "{e}");
     // With no member limit it is a format error (the directory cannot hold them), not an allocation.
     assert_kind(
-        open_with(&z, &ReadOptions::default().max_npz_members(None)),
+        open_with(&z, &ReadOptions::default().with_max_npz_members(None)),
         ErrorKind::ZipFormat,
     );
 }
@@ -842,18 +842,18 @@ fn compression_ratio_limit() {
     let ratio = zeros.len() as f64 / build(&[Entry::deflated("z.npy", &zeros)]).len() as f64;
     assert!(ratio > 200.0, "{ratio}");
     let e = assert_kind(
-        read_all(&zip, &ReadOptions::default().max_npz_ratio(Some(100))),
+        read_all(&zip, &ReadOptions::default().with_max_npz_ratio(Some(100))),
         ErrorKind::CompressionRatio,
     );
     assert!(e.to_string().contains("z.npy"), "{e}");
-    assert!(read_all(&zip, &ReadOptions::default().max_npz_ratio(Some(2000))).is_ok());
+    assert!(read_all(&zip, &ReadOptions::default().with_max_npz_ratio(Some(2000))).is_ok());
     assert!(
         read_all(&zip, &ReadOptions::default()).is_ok(),
         "no ratio limit by default"
     );
     // Stored members never pass a ratio of 1.
     let stored = build(&[Entry::stored("z.npy", &zeros)]);
-    assert!(read_all(&stored, &ReadOptions::default().max_npz_ratio(Some(1))).is_ok());
+    assert!(read_all(&stored, &ReadOptions::default().with_max_npz_ratio(Some(1))).is_ok());
 }
 
 #[test]
@@ -864,7 +864,7 @@ fn total_decoded_bytes_limit_names_the_member() {
         Entry::deflated("b.npy", &a),
         Entry::deflated("c.npy", &a),
     ]);
-    let opts = ReadOptions::default().max_npz_total_bytes(Some(25_000));
+    let opts = ReadOptions::default().with_max_npz_total_bytes(Some(25_000));
     let mut ar = open_with(&zip, &opts).unwrap();
     assert!(ar.array("a").is_ok());
     assert!(ar.array("b").is_ok());
@@ -879,7 +879,7 @@ fn total_decoded_bytes_limit_names_the_member() {
         ar.decoded_bytes()
     );
     // Exactly at the limit is accepted.
-    let exact = ReadOptions::default().max_npz_total_bytes(Some(3 * a.len() as u64));
+    let exact = ReadOptions::default().with_max_npz_total_bytes(Some(3 * a.len() as u64));
     assert_eq!(read_all(&zip, &exact).unwrap().len(), 3);
 }
 
@@ -890,7 +890,7 @@ fn max_file_bytes_applies_to_each_member() {
         Entry::deflated("a.npy", &a),
         Entry::stored("b.npy", &npy(vec![1u8; 2000], vec![2000])),
     ]);
-    let opts = ReadOptions::default().max_file_bytes(Some(1128));
+    let opts = ReadOptions::default().with_max_file_bytes(Some(1128));
     let mut ar = open_with(&zip, &opts).unwrap();
     assert!(ar.array("a").is_ok(), "a member of exactly the limit");
     let e = assert_kind(ar.array("b"), ErrorKind::FileTooLarge);
@@ -987,7 +987,7 @@ fn two_gib_of_deflated_zeros_is_refused_quickly_and_in_little_memory() {
 
     // 1. Its header claims 2 GiB: refused under max_file_bytes 64 MiB before the payload is read.
     let t = Instant::now();
-    let opts = ReadOptions::default().max_file_bytes(Some(64 << 20));
+    let opts = ReadOptions::default().with_max_file_bytes(Some(64 << 20));
     let mut ar = open_with(&zip, &opts).unwrap();
     assert_eq!(ar.members()[0].size(), GIB2 + 128);
     let e = assert_kind(ar.array("bomb"), ErrorKind::FileTooLarge);
@@ -1004,7 +1004,7 @@ fn two_gib_of_deflated_zeros_is_refused_quickly_and_in_little_memory() {
     );
 
     // 2. With only a total limit, decompression stops at 64 MiB.
-    let opts = ReadOptions::default().max_npz_total_bytes(Some(64 << 20));
+    let opts = ReadOptions::default().with_max_npz_total_bytes(Some(64 << 20));
     let mut ar = open_with(&zip, &opts).unwrap();
     let e = assert_kind(ar.array("bomb.npy"), ErrorKind::TotalTooLarge);
     assert!(e.to_string().contains("bomb.npy"), "{e}");
@@ -1023,8 +1023,8 @@ fn two_gib_of_deflated_zeros_is_refused_quickly_and_in_little_memory() {
         ErrorKind::TrailingBytes,
     );
     let opts = ReadOptions::default()
-        .allow_trailing_bytes(true)
-        .max_file_bytes(Some(1 << 20));
+        .with_allow_trailing_bytes(true)
+        .with_max_file_bytes(Some(1 << 20));
     assert_kind(read_all(&zip2, &opts), ErrorKind::FileTooLarge);
 
     if let Some(peak) = peak_rss() {
@@ -1055,7 +1055,7 @@ fn header_claiming_8_tib_is_refused_without_allocating() {
         );
         assert!(err.to_string().contains("huge.npy"), "{err}");
         let err = assert_kind(
-            read_all(&zip, &ReadOptions::default().max_file_bytes(Some(64 << 20))),
+            read_all(&zip, &ReadOptions::default().with_max_file_bytes(Some(64 << 20))),
             ErrorKind::FileTooLarge,
         );
         assert!(err.to_string().contains("huge.npy"), "{err}");
@@ -1408,6 +1408,6 @@ fn exactly_the_default_member_limit_reads_through_zip64_end_records() {
     let mut ar = open(&zip).unwrap();
     assert_eq!(ar.members().len(), 1 << 16);
     assert_eq!(ar.array("m65535").unwrap().data(), a.data());
-    let one_less = ReadOptions::default().max_npz_members(Some((1 << 16) - 1));
+    let one_less = ReadOptions::default().with_max_npz_members(Some((1 << 16) - 1));
     assert_kind(open_with(&zip, &one_less), ErrorKind::TooManyMembers);
 }

@@ -243,7 +243,7 @@ fn main() {
     );
 
     // ---- 1 MiB headers: parsed or rejected in linear time (issue 2's bound: well under 10 ms)
-    let big_opts = ReadOptions::default().max_header_bytes(2 << 20);
+    let big_opts = ReadOptions::default().with_max_header_bytes(2 << 20);
     let mk = |text: String| {
         let mut v = b"\x93NUMPY\x02\x00".to_vec();
         v.extend_from_slice(&(text.len() as u32).to_le_bytes());

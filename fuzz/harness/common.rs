@@ -435,8 +435,8 @@ pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
     let (&mode, rest) = data.split_first()?;
     if mode & 1 == 0 {
         let opts = npyguard::ReadOptions::default()
-            .max_file_bytes(Some(1 << 16))
-            .max_header_bytes(4096);
+            .with_max_file_bytes(Some(1 << 16))
+            .with_max_header_bytes(4096);
         return npyguard::read_bytes(rest, &opts)
             .ok()
             .map(|a| (a, rest.len()));

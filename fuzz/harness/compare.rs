@@ -21,8 +21,8 @@ fn second(data: &[u8], a: &Array) -> Option<Array> {
     // Raw mode: a second file may follow the first after a 0xff 0xff marker.
     if let Some(at) = data.windows(2).rposition(|w| w == [0xff, 0xff]) {
         let opts = ReadOptions::default()
-            .max_file_bytes(Some(1 << 16))
-            .max_header_bytes(4096);
+            .with_max_file_bytes(Some(1 << 16))
+            .with_max_header_bytes(4096);
         if let Ok(b) = read_bytes(&data[at + 2..], &opts) {
             return Some(b);
         }
@@ -39,7 +39,7 @@ fn second(data: &[u8], a: &Array) -> Option<Array> {
         let at = head + (usize::from(b) * 31 + i * 7) % n;
         bytes[at] ^= b | 1;
     }
-    read_bytes(&bytes, &ReadOptions::default().allow_trailing_bytes(true)).ok()
+    read_bytes(&bytes, &ReadOptions::default().with_allow_trailing_bytes(true)).ok()
 }
 
 pub fn run(data: &[u8]) {

@@ -53,11 +53,11 @@ impl<R: Read> Read for Trickle<R> {
 
 pub fn run(data: &[u8]) {
     let base = ReadOptions::default()
-        .max_file_bytes(Some(MAX_FILE_BYTES))
-        .max_header_bytes(MAX_HEADER_BYTES);
+        .with_max_file_bytes(Some(MAX_FILE_BYTES))
+        .with_max_header_bytes(MAX_HEADER_BYTES);
     let mut results = Vec::new();
     for allow in [false, true] {
-        let opts = base.clone().allow_trailing_bytes(allow);
+        let opts = base.clone().with_allow_trailing_bytes(allow);
         let whole = read_bytes(data, &opts);
         let streamed = read_from(Cursor::new(data), &opts);
         let trickled = read_from(
@@ -173,7 +173,7 @@ fn check_array(a: &Array, data: &[u8], allow_trailing: bool) {
 
 /// The typed reader gives the same values as the dynamic one (or `TypeMismatch`).
 fn typed_agrees(a: &Array, data: &[u8]) {
-    let opts = ReadOptions::default().allow_trailing_bytes(true);
+    let opts = ReadOptions::default().with_allow_trailing_bytes(true);
     fn check<T: npyguard::Element>(a: &Array, data: &[u8], opts: &ReadOptions) {
         match NpyArray::<T>::read_bytes(data, opts) {
             Ok(t) => {

@@ -55,9 +55,9 @@ const MAX_MUTATIONS: usize = 4;
 
 fn opts() -> ReadOptions {
     ReadOptions::new()
-        .max_file_bytes(Some(MAX_FILE_BYTES))
-        .max_npz_total_bytes(Some(MAX_TOTAL_BYTES))
-        .max_npz_members(Some(MAX_MEMBERS))
+        .with_max_file_bytes(Some(MAX_FILE_BYTES))
+        .with_max_npz_total_bytes(Some(MAX_TOTAL_BYTES))
+        .with_max_npz_members(Some(MAX_MEMBERS))
 }
 
 pub fn run(data: &[u8]) {

@@ -234,7 +234,7 @@ pub fn run(data: &[u8]) {
         },
     };
     let expected = shift(&whole.outcome);
-    let lax = ReadOptions::default().allow_trailing_bytes(true);
+    let lax = ReadOptions::default().with_allow_trailing_bytes(true);
     assert_same(
         "decoder",
         &expected,

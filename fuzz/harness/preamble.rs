@@ -31,7 +31,7 @@ impl<R: Read> Read for OneByte<R> {
 }
 
 pub fn run(data: &[u8]) {
-    let opts = ReadOptions::default().max_header_bytes(MAX_HEADER_BYTES);
+    let opts = ReadOptions::default().with_max_header_bytes(MAX_HEADER_BYTES);
     let from_bytes = Header::from_bytes(data, &opts);
     let ctx = || format!("input {:02x?}", &data[..data.len().min(128)]);
 

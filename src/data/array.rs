@@ -9,7 +9,7 @@
 //! use npyguard::{write::to_vec, Array, ArrayData, NpyArray, ReadOptions};
 //! let a = NpyArray::from_vec(vec![1.5f64, -2.0, 3.25, 4.0], vec![2, 2]).unwrap();
 //! let bytes = to_vec(&a.to_array()).unwrap();
-//! let back = Array::from_bytes(&bytes, &ReadOptions::default()).unwrap();
+//! let back = npyguard::read_bytes(&bytes, &ReadOptions::default()).unwrap();
 //! assert_eq!(back.shape(), &[2, 2]);
 //! assert!(matches!(back.data(), ArrayData::F64(v) if v == &[1.5, -2.0, 3.25, 4.0]));
 //! ```

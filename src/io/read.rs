@@ -138,23 +138,6 @@ impl<T: Element> NpyArray<T> {
     }
 }
 
-impl Array {
-    /// Reads an array from memory (see [`read_bytes`]).
-    pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
-        read_bytes(bytes, opts)
-    }
-
-    /// Reads an array from a stream (see [`read_from`]).
-    pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<Array> {
-        read_from(reader, opts)
-    }
-
-    /// Reads an array from a path (see [`read_path`]).
-    pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
-        read_path(path, opts)
-    }
-}
-
 fn check_type<T: Element>(h: &Header) -> Result<()> {
     if T::endian_of(h.dtype()).is_none() {
         return Err(Error::new(
@@ -231,7 +214,7 @@ pub fn read_file(file: File, opts: &ReadOptions) -> Result<Array> {
 /// assert!(check_length(&h, file.len() as u64, &ReadOptions::default()).is_ok());
 /// let e = check_length(&h, file.len() as u64 - 1, &ReadOptions::default()).unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::Truncated);
-/// let small = ReadOptions::default().max_file_bytes(Some(100));
+/// let small = ReadOptions::default().with_max_file_bytes(Some(100));
 /// assert_eq!(check_length(&h, file.len() as u64, &small).unwrap_err().kind(), ErrorKind::FileTooLarge);
 /// ```
 pub fn check_length(header: &Header, len: u64, opts: &ReadOptions) -> Result<()> {
