@@ -69,7 +69,7 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
 
 /// The one complex decoder: pairs of `F` (real, imaginary) from `bytes`.
 pub(crate) fn decode_pairs<F: Element>(bytes: &[u8], endian: Endian, out: &mut Vec<[F; 2]>) {
-    let mut parts = Vec::with_capacity(bytes.len() / F::SIZE.max(1));
+    let mut parts = Vec::with_capacity(bytes.len().checked_div(F::SIZE).unwrap_or(0));
     F::decode_into(bytes, endian, &mut parts);
     out.extend(parts.chunks_exact(2).map(|p| match p {
         [re, im] => [*re, *im],

@@ -121,6 +121,8 @@ macro_rules! dtype_families {
 }
 
 dtype_families!($);
+#[allow(clippy::single_component_path_imports)]
+// exports the macro by path (`data::storage::with_units`)
 pub(crate) use with_units;
 
 impl ArrayData {
