@@ -6,7 +6,7 @@
 # Needs a nightly toolchain (`cargo +nightly`, or the one named by FUZZ_TOOLCHAIN);
 # installs cargo-fuzz when missing.
 # Without nightly it prints that fuzzing was skipped and exits 0: the corpora and
-# reproducers are still replayed on stable by `cargo test --test fuzz_replay`.
+# reproducers are still replayed on stable by `cargo test --test library fuzz_replay::`.
 #
 # Runs the targets one after another, one process each (the machine has 2 cores).
 # The corpora in fuzz/corpus/ are copied to a scratch directory first, so a smoke

@@ -2,8 +2,8 @@
 
 use crate::arrow::support::arrow_err;
 use crate::arrow::support::out_of_range;
-use crate::arrow::Dataset;
-use crate::arrow::Layout;
+use crate::arrow::dataset::Dataset;
+use crate::arrow::dataset::Layout;
 use std::io::Write;
 use std::sync::Arc;
 

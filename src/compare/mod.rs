@@ -86,6 +86,7 @@ mod tests {
     use super::engine::*;
     use crate::format::f16::f16_bits_to_f64;
     use super::scalar::*;
+    use crate::data::scalar::Float as Fl;
 
     #[test]
     // Exhaustive safe arithmetic (65 536 values): minutes under Miri, which has no unsafe
@@ -144,20 +145,20 @@ mod tests {
 
     #[test]
     fn ulp_distance_basics() {
-        assert_eq!(ulp_distance(Fl::D(0.0), Fl::D(-0.0)), 0);
+        assert_eq!(ulp_distance(Fl::Double(0.0), Fl::Double(-0.0)), 0);
         assert_eq!(
-            ulp_distance(Fl::D(f64::from_bits(1)), Fl::D(-f64::from_bits(1))),
+            ulp_distance(Fl::Double(f64::from_bits(1)), Fl::Double(-f64::from_bits(1))),
             2
         );
-        assert_eq!(ulp_distance(Fl::D(1.0), Fl::D(1.0 + f64::EPSILON)), 1);
-        assert_eq!(ulp_distance(Fl::S(0.1), Fl::D(0.1)), 0);
+        assert_eq!(ulp_distance(Fl::Double(1.0), Fl::Double(1.0 + f64::EPSILON)), 1);
+        assert_eq!(ulp_distance(Fl::Single(0.1), Fl::Double(0.1)), 0);
         assert_eq!(
-            ulp_distance(Fl::S(1.0), Fl::D(1.0 + 2.0 * f64::from(f32::EPSILON))),
+            ulp_distance(Fl::Single(1.0), Fl::Double(1.0 + 2.0 * f64::from(f32::EPSILON))),
             2
         );
-        assert_eq!(ulp_distance(Fl::H(0x3c00), Fl::H(0x3c01)), 1);
+        assert_eq!(ulp_distance(Fl::Half(0x3c00), Fl::Half(0x3c01)), 1);
         assert_eq!(
-            ulp_distance(Fl::D(f64::MAX), Fl::D(-f64::MAX)),
+            ulp_distance(Fl::Double(f64::MAX), Fl::Double(-f64::MAX)),
             (0x7fef_ffff_ffff_ffffu64) * 2
         );
     }
@@ -171,11 +172,11 @@ mod tests {
 
     #[test]
     fn float_text_like_python() {
-        assert_eq!(fl_text(Fl::D(1.0)), "1.0");
-        assert_eq!(fl_text(Fl::D(-0.0)), "-0.0");
-        assert_eq!(fl_text(Fl::D(1e-7)), "1e-07");
-        assert_eq!(fl_text(Fl::S(0.1)), "0.1");
-        assert_eq!(fl_text(Fl::H(0x2e66)), "0.1");
-        assert_eq!(fl_text(Fl::D(f64::NEG_INFINITY)), "-inf");
+        assert_eq!(fl_text(Fl::Double(1.0)), "1.0");
+        assert_eq!(fl_text(Fl::Double(-0.0)), "-0.0");
+        assert_eq!(fl_text(Fl::Double(1e-7)), "1e-07");
+        assert_eq!(fl_text(Fl::Single(0.1)), "0.1");
+        assert_eq!(fl_text(Fl::Half(0x2e66)), "0.1");
+        assert_eq!(fl_text(Fl::Double(f64::NEG_INFINITY)), "-inf");
     }
 }

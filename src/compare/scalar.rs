@@ -2,10 +2,10 @@
 //! integer vs float, complex), and their text in a report.
 
 use crate::compare::options::CompareOptions;
+use crate::data::scalar::{Float as Fl, Scalar};
 use crate::compare::report::MismatchKind;
 use crate::data::storage::ArrayData;
 use crate::format::dtype::Dtype;
-use crate::format::f16::f16_bits_to_f64;
 
 /// The result of comparing one pair of values.
 #[derive(Debug, Clone, Copy)]
@@ -39,28 +39,13 @@ impl Outcome {
     }
 }
 
-/// A float of one of the three widths, kept in its own type.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Fl {
-    H(u16),
-    S(f32),
-    D(f64),
-}
-
+/// The compare-side rules of a float's precision.
 impl Fl {
-    pub(super) fn to_f64(self) -> f64 {
-        match self {
-            Fl::H(h) => f16_bits_to_f64(h),
-            Fl::S(s) => f64::from(s),
-            Fl::D(d) => d,
-        }
-    }
-
     pub(super) fn rank(self) -> u8 {
         match self {
-            Fl::H(_) => 0,
-            Fl::S(_) => 1,
-            Fl::D(_) => 2,
+            Fl::Half(_) => 0,
+            Fl::Single(_) => 1,
+            Fl::Double(_) => 2,
         }
     }
 
@@ -70,14 +55,14 @@ impl Fl {
         match rank {
             0 => {
                 let h = match self {
-                    Fl::H(h) => h,
+                    Fl::Half(h) => h,
                     other => crate::format::f16::f64_to_f16_bits(other.to_f64()),
                 };
                 (u64::from(h), 0x8000)
             }
             1 => {
                 let s = match self {
-                    Fl::S(s) => s,
+                    Fl::Single(s) => s,
                     // Exact for f16; round-to-nearest-even for f64.
                     other => other.to_f64() as f32,
                 };
@@ -97,38 +82,23 @@ pub(super) enum Num {
     Time(i64),
 }
 
+/// Element `i` of a numeric, bool or datetime array as a [`Num`] (`None` for the rest).
 pub(super) fn num_at(d: &ArrayData, i: usize) -> Option<Num> {
-    Some(match d {
-        ArrayData::Bool(v) => Num::Int(i128::from(u8::from(*v.get(i)? != 0))),
-        ArrayData::I8(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::U8(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::I16(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::I32(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::I64(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::U16(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::U32(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::U64(v) => Num::Int(i128::from(*v.get(i)?)),
-        ArrayData::F16(v) => Num::Fl(Fl::H(*v.get(i)?)),
-        ArrayData::F32(v) => Num::Fl(Fl::S(*v.get(i)?)),
-        ArrayData::F64(v) => Num::Fl(Fl::D(*v.get(i)?)),
-        ArrayData::C64(v) => {
-            let [re, im] = *v.get(i)?;
-            Num::Cx(Fl::S(re), Fl::S(im))
-        }
-        ArrayData::C128(v) => {
-            let [re, im] = *v.get(i)?;
-            Num::Cx(Fl::D(re), Fl::D(im))
-        }
-        ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => Num::Time(*v.get(i)?),
-        _ => return None,
+    Some(match d.scalar(i, 1)? {
+        Scalar::Bool(b) => Num::Int(i128::from(u8::from(b))),
+        Scalar::Int(x) => Num::Int(x),
+        Scalar::Float(f) => Num::Fl(f),
+        Scalar::Complex(re, im) => Num::Cx(re, im),
+        Scalar::Time(t) => Num::Time(t),
+        Scalar::Bytes(_) | Scalar::Str(_) | Scalar::Void(_) | Scalar::Record(_) => return None,
     })
 }
 
 pub(super) fn zero_like(f: Fl) -> Fl {
     match f {
-        Fl::H(_) => Fl::H(0),
-        Fl::S(_) => Fl::S(0.0),
-        Fl::D(_) => Fl::D(0.0),
+        Fl::Half(_) => Fl::Half(0),
+        Fl::Single(_) => Fl::Single(0.0),
+        Fl::Double(_) => Fl::Double(0.0),
     }
 }
 
@@ -184,9 +154,9 @@ pub(super) fn rel(abs: f64, b_abs: f64) -> f64 {
 /// NumPy's `isclose` inequality for finite values, in the type NumPy promotes the pair to.
 #[allow(clippy::cast_possible_truncation)]
 pub(super) fn within_tolerance(a: Fl, b: Fl, opts: &CompareOptions) -> bool {
-    let wide = matches!(a, Fl::D(_))
-        || matches!(b, Fl::D(_))
-        || (matches!(a, Fl::H(_)) && matches!(b, Fl::H(_)));
+    let wide = matches!(a, Fl::Double(_))
+        || matches!(b, Fl::Double(_))
+        || (matches!(a, Fl::Half(_)) && matches!(b, Fl::Half(_)));
     if wide {
         let (x, y) = (a.to_f64(), b.to_f64());
         x == y || (x - y).abs() <= opts.atol + opts.rtol * y.abs()
@@ -330,7 +300,7 @@ pub(super) fn complex_pair(a: Complex, b: Complex, opts: &CompareOptions) -> Out
     if opts.signed_zero && (zero_sign(xr, yr) || zero_sign(xi, yi)) {
         return measured(false, MismatchKind::SignedZero);
     }
-    let wide = [a.0, a.1, b.0, b.1].iter().any(|c| matches!(c, Fl::D(_)));
+    let wide = [a.0, a.1, b.0, b.1].iter().any(|c| matches!(c, Fl::Double(_)));
     #[allow(clippy::cast_possible_truncation)]
     let close = if xr == yr && xi == yi {
         true
@@ -369,9 +339,9 @@ numpy_cabs!(cabs_f32, f32);
 
 pub(super) fn fl_text(f: Fl) -> String {
     match f {
-        Fl::H(h) => crate::format::repr::py_f16(h),
-        Fl::S(s) => crate::format::repr::py_f32(s),
-        Fl::D(d) => crate::format::repr::py_float(d),
+        Fl::Half(h) => crate::format::repr::py_f16(h),
+        Fl::Single(s) => crate::format::repr::py_f32(s),
+        Fl::Double(d) => crate::format::repr::py_float(d),
     }
 }
 

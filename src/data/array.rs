@@ -17,10 +17,10 @@
 use crate::data::codec::check_record_text;
 use crate::data::element::Element;
 use crate::data::layout;
+use crate::data::scalar::Scalar;
 use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
-use crate::format::f16::f16_bits_to_f64;
 use crate::format::header::Header;
 
 /// An array of any dtype: its validated header and its values.
@@ -141,37 +141,18 @@ impl Array {
     /// The `i`-th S/U/V element in memory order: the bytes of `S` (trailing NULs
     /// stripped, as NumPy does) or `V`, or `None` for other dtypes / out of range.
     pub fn bytes_at(&self, i: usize) -> Option<&[u8]> {
-        let w = self.dtype().itemsize();
-        let start = i.checked_mul(w)?;
-        match &self.data {
-            ArrayData::Bytes(v) => {
-                let s = v.get(start..start.checked_add(w)?)?;
-                let end = s
-                    .iter()
-                    .rposition(|&b| b != 0)
-                    .map_or(0, |p| p.saturating_add(1));
-                s.get(..end)
-            }
-            ArrayData::Void(v) => v.get(start..start.checked_add(w)?),
+        match self.data.scalar(i, units_per_element(self.dtype()))? {
+            Scalar::Bytes(b) | Scalar::Void(b) => Some(b),
             _ => None,
         }
     }
 
     /// The `i`-th `U` element in memory order, trailing NULs stripped (as NumPy does).
     pub fn str_at(&self, i: usize) -> Option<String> {
-        let Dtype::Unicode(w, _) = self.dtype() else {
-            return None;
-        };
-        let ArrayData::Unicode(v) = &self.data else {
-            return None;
-        };
-        let start = i.checked_mul(*w)?;
-        let s = v.get(start..start.checked_add(*w)?)?;
-        let end = s
-            .iter()
-            .rposition(|&c| c != '\0')
-            .map_or(0, |p| p.saturating_add(1));
-        Some(s.get(..end)?.iter().collect())
+        match self.data.scalar(i, units_per_element(self.dtype()))? {
+            Scalar::Str(s) => Some(s.iter().collect()),
+            _ => None,
+        }
     }
 
     /// One field of a record array, as an array in C order of shape
@@ -223,24 +204,25 @@ impl Array {
     /// numbers, strings and records return `None`.
     pub fn to_f64_lossy(&self) -> Option<Vec<f64>> {
         #[allow(clippy::cast_precision_loss)]
-        let out = match &self.data {
-            ArrayData::Bool(v) => v.iter().map(|&b| f64::from(u8::from(b != 0))).collect(),
-            ArrayData::I8(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::U8(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::I16(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::I32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::U16(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::U32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::I64(v) | ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
-                v.iter().map(|&x| x as f64).collect()
-            }
-            ArrayData::U64(v) => v.iter().map(|&x| x as f64).collect(),
-            ArrayData::F16(v) => v.iter().map(|&b| f16_bits_to_f64(b)).collect(),
-            ArrayData::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            ArrayData::F64(v) => v.clone(),
-            _ => return None,
+        let value = |s: Scalar<'_>| match s {
+            Scalar::Bool(b) => Some(f64::from(u8::from(b))),
+            Scalar::Int(x) => Some(x as f64),
+            Scalar::Time(x) => Some(x as f64),
+            Scalar::Float(f) => Some(f.to_f64()),
+            _ => None,
         };
-        Some(out)
+        let real = matches!(
+            self.dtype(),
+            Dtype::Bool | Dtype::I8 | Dtype::U8 | Dtype::I16(_) | Dtype::I32(_) | Dtype::I64(_)
+                | Dtype::U16(_) | Dtype::U32(_) | Dtype::U64(_) | Dtype::F16(_) | Dtype::F32(_)
+                | Dtype::F64(_) | Dtype::DateTime(..) | Dtype::TimeDelta(..)
+        );
+        if !real {
+            return None;
+        }
+        (0..self.data.units())
+            .map(|i| self.data.scalar(i, 1).and_then(value))
+            .collect()
     }
 
     /// The typed array, when `T` represents this dtype exactly.

@@ -6,4 +6,5 @@ pub(crate) mod array;
 pub(crate) mod codec;
 pub(crate) mod element;
 pub(crate) mod layout;
+pub(crate) mod scalar;
 pub(crate) mod storage;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the header corpus (tests/headers/) through NumPy and compares with npyguard.
 
-For every case file (raw header text, see tests/header_cases.rs for the naming
+For every case file (raw header text, see tests/library/header_cases.rs for the naming
 scheme) this builds a complete .npy file: the preamble for the case's format
 version, the header text, and enough zero payload bytes for the array the
 header describes. NumPy reads it twice:

@@ -25,9 +25,9 @@
 //! Each property runs `PROPTEST_CASES` cases (at least 1000 when unset);
 //! failures are persisted to `proptest-regressions/roundtrip.txt`.
 
-#[path = "common/grammar.rs"]
+#[path = "../common/grammar.rs"]
 mod grammar;
-#[path = "common/render.rs"]
+#[path = "../common/render.rs"]
 mod render;
 
 use std::cell::RefCell;

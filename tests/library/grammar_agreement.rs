@@ -29,7 +29,7 @@ use proptest::test_runner::{
     Config as ProptestConfig, FileFailurePersistence, TestCaseError, TestRunner,
 };
 
-#[path = "common/grammar.rs"]
+#[path = "../common/grammar.rs"]
 mod grammar;
 use grammar::{big_stack, latin1, recognize, Facts, CONTAINERS, GRAMMAR_PATH};
 

@@ -7,25 +7,25 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../fuzz/harness/compare.rs"]
+#[path = "../../fuzz/harness/compare.rs"]
 mod compare;
 #[cfg(feature = "datasets")]
-#[path = "../fuzz/harness/datasets.rs"]
+#[path = "../../fuzz/harness/datasets.rs"]
 mod datasets;
-#[path = "../fuzz/harness/file.rs"]
+#[path = "../../fuzz/harness/file.rs"]
 mod file;
-#[path = "../fuzz/harness/header.rs"]
+#[path = "../../fuzz/harness/header.rs"]
 mod header;
 #[cfg(feature = "npz")]
-#[path = "../fuzz/harness/npz.rs"]
+#[path = "../../fuzz/harness/npz.rs"]
 mod npz;
-#[path = "../fuzz/harness/payload.rs"]
+#[path = "../../fuzz/harness/payload.rs"]
 mod payload;
-#[path = "../fuzz/harness/preamble.rs"]
+#[path = "../../fuzz/harness/preamble.rs"]
 mod preamble;
-#[path = "../fuzz/harness/render.rs"]
+#[path = "../../fuzz/harness/render.rs"]
 mod render;
-#[path = "../fuzz/harness/roundtrip.rs"]
+#[path = "../../fuzz/harness/roundtrip.rs"]
 mod roundtrip;
 
 const FUZZ_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");

@@ -1,0 +1,15 @@
+//! The library's integration tests, as one test binary (one link of the crate with all
+//! its features, instead of one per file). Each module was a test file of its own; run
+//! one with `cargo test --all-features --test library <module>::`.
+
+mod abnf_quotes;
+mod architecture;
+mod compare;
+mod coverage_gaps;
+mod datasets;
+mod fixtures;
+mod fuzz_replay;
+mod grammar_agreement;
+mod header_cases;
+mod npz;
+mod roundtrip;
