@@ -176,7 +176,10 @@ impl Array {
             std::borrow::Cow::Borrowed(self)
         };
         let ArrayData::Record(raw) = &c.data else {
-            return Err(Error::unplaced(ErrorKind::TypeMismatch, "record data"));
+            return Err(Error::unplaced(
+                ErrorKind::Internal,
+                "record data for a record dtype (internal invariant)",
+            ));
         };
         let mut shape = self.shape().to_vec();
         shape.extend_from_slice(&f.shape);
@@ -213,9 +216,20 @@ impl Array {
         };
         let real = matches!(
             self.dtype(),
-            Dtype::Bool | Dtype::I8 | Dtype::U8 | Dtype::I16(_) | Dtype::I32(_) | Dtype::I64(_)
-                | Dtype::U16(_) | Dtype::U32(_) | Dtype::U64(_) | Dtype::F16(_) | Dtype::F32(_)
-                | Dtype::F64(_) | Dtype::DateTime(..) | Dtype::TimeDelta(..)
+            Dtype::Bool
+                | Dtype::I8
+                | Dtype::U8
+                | Dtype::I16(_)
+                | Dtype::I32(_)
+                | Dtype::I64(_)
+                | Dtype::U16(_)
+                | Dtype::U32(_)
+                | Dtype::U64(_)
+                | Dtype::F16(_)
+                | Dtype::F32(_)
+                | Dtype::F64(_)
+                | Dtype::DateTime(..)
+                | Dtype::TimeDelta(..)
         );
         if !real {
             return None;
@@ -239,8 +253,11 @@ impl Array {
             Ok(data) => Ok(NpyArray { header, data }),
             // Unreachable for a consistent array (`Array::new` checks variant against dtype).
             Err(_) => Err(Error::unplaced(
-                ErrorKind::TypeMismatch,
-                format!("data of {}", T::dtype(Endian::Little).typestr()),
+                ErrorKind::Internal,
+                format!(
+                    "data of {} (internal invariant)",
+                    T::dtype(Endian::Little).typestr()
+                ),
             )),
         }
     }

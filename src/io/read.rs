@@ -140,9 +140,8 @@ impl<T: Element> NpyArray<T> {
 
 fn check_type<T: Element>(h: &Header) -> Result<()> {
     if T::endian_of(h.dtype()).is_none() {
-        return Err(Error::new(
+        return Err(Error::unplaced(
             ErrorKind::TypeMismatch,
-            h.payload_offset(),
             format!(
                 "an array of {} (the requested element type)",
                 T::dtype(crate::Endian::Little).typestr()

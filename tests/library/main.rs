@@ -7,6 +7,7 @@ mod architecture;
 mod compare;
 mod coverage_gaps;
 mod datasets;
+mod errors;
 mod fixtures;
 mod fuzz_replay;
 mod grammar_agreement;
