@@ -76,7 +76,11 @@ fn describe(out: &mut String, version: Option<Version>, text: &[u8]) {
             let _ = write!(out, ",\"offset\":{}", json::json_offset(e.offset()));
         }
     }
-    let strict = Header::parse(preamble, text, &ReadOptions::default().with_numpy_strict(true));
+    let strict = Header::parse(
+        preamble,
+        text,
+        &ReadOptions::default().with_numpy_strict(true),
+    );
     let _ = write!(out, ",\"strict_ok\":{}}}", strict.is_ok());
 }
 

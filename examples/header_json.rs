@@ -93,7 +93,11 @@ fn describe(file: &str, version: Version, text: &[u8]) -> String {
             push_json_str(&mut out, &e.to_string());
         }
     }
-    match parse(version, text, &ReadOptions::default().with_numpy_strict(true)) {
+    match parse(
+        version,
+        text,
+        &ReadOptions::default().with_numpy_strict(true),
+    ) {
         Ok(_) => out.push_str(",\"strict_ok\":true"),
         Err(e) => {
             out.push_str(",\"strict_ok\":false,\"strict_kind\":");

@@ -39,7 +39,11 @@ fn second(data: &[u8], a: &Array) -> Option<Array> {
         let at = head + (usize::from(b) * 31 + i * 7) % n;
         bytes[at] ^= b | 1;
     }
-    read_bytes(&bytes, &ReadOptions::default().with_allow_trailing_bytes(true)).ok()
+    read_bytes(
+        &bytes,
+        &ReadOptions::default().with_allow_trailing_bytes(true),
+    )
+    .ok()
 }
 
 pub fn run(data: &[u8]) {

@@ -267,7 +267,11 @@ fn check_header(data: &[u8], version: Version, dict_ok: bool) {
         header_len,
     };
     let lax = Header::parse(preamble, data, &ReadOptions::default());
-    let strict = Header::parse(preamble, data, &ReadOptions::default().with_numpy_strict(true));
+    let strict = Header::parse(
+        preamble,
+        data,
+        &ReadOptions::default().with_numpy_strict(true),
+    );
     let ctx = || format!("{version:?} input {}", show(data));
     let end = preamble.header_offset() + data.len() as u64;
     for (mode, r) in [("default", &lax), ("numpy-strict", &strict)] {

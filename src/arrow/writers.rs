@@ -1,9 +1,9 @@
 //! Arrow IPC, CSV and Parquet writers for a [`Dataset`], with progress and statistics.
 
-use crate::arrow::support::arrow_err;
-use crate::arrow::support::out_of_range;
 use crate::arrow::dataset::Dataset;
 use crate::arrow::dataset::Layout;
+use crate::arrow::support::arrow_err;
+use crate::arrow::support::out_of_range;
 use std::io::Write;
 use std::sync::Arc;
 

@@ -84,9 +84,9 @@ pub use report::{Incompatibility, Mismatch, MismatchKind, Report};
 #[cfg(test)]
 mod tests {
     use super::engine::*;
-    use crate::format::f16::f16_bits_to_f64;
     use super::scalar::*;
     use crate::data::scalar::Float as Fl;
+    use crate::format::f16::f16_bits_to_f64;
 
     #[test]
     // Exhaustive safe arithmetic (65 536 values): minutes under Miri, which has no unsafe
@@ -147,13 +147,22 @@ mod tests {
     fn ulp_distance_basics() {
         assert_eq!(ulp_distance(Fl::Double(0.0), Fl::Double(-0.0)), 0);
         assert_eq!(
-            ulp_distance(Fl::Double(f64::from_bits(1)), Fl::Double(-f64::from_bits(1))),
+            ulp_distance(
+                Fl::Double(f64::from_bits(1)),
+                Fl::Double(-f64::from_bits(1))
+            ),
             2
         );
-        assert_eq!(ulp_distance(Fl::Double(1.0), Fl::Double(1.0 + f64::EPSILON)), 1);
+        assert_eq!(
+            ulp_distance(Fl::Double(1.0), Fl::Double(1.0 + f64::EPSILON)),
+            1
+        );
         assert_eq!(ulp_distance(Fl::Single(0.1), Fl::Double(0.1)), 0);
         assert_eq!(
-            ulp_distance(Fl::Single(1.0), Fl::Double(1.0 + 2.0 * f64::from(f32::EPSILON))),
+            ulp_distance(
+                Fl::Single(1.0),
+                Fl::Double(1.0 + 2.0 * f64::from(f32::EPSILON))
+            ),
             2
         );
         assert_eq!(ulp_distance(Fl::Half(0x3c00), Fl::Half(0x3c01)), 1);

@@ -2,8 +2,8 @@
 //! integer vs float, complex), and their text in a report.
 
 use crate::compare::options::CompareOptions;
-use crate::data::scalar::{Float as Fl, Scalar};
 use crate::compare::report::MismatchKind;
+use crate::data::scalar::{Float as Fl, Scalar};
 use crate::data::storage::ArrayData;
 use crate::format::dtype::Dtype;
 
@@ -300,7 +300,9 @@ pub(super) fn complex_pair(a: Complex, b: Complex, opts: &CompareOptions) -> Out
     if opts.signed_zero && (zero_sign(xr, yr) || zero_sign(xi, yi)) {
         return measured(false, MismatchKind::SignedZero);
     }
-    let wide = [a.0, a.1, b.0, b.1].iter().any(|c| matches!(c, Fl::Double(_)));
+    let wide = [a.0, a.1, b.0, b.1]
+        .iter()
+        .any(|c| matches!(c, Fl::Double(_)));
     #[allow(clippy::cast_possible_truncation)]
     let close = if xr == yr && xi == yi {
         true

@@ -101,8 +101,9 @@ fn scatter<T: Copy>(run: &[T], to: &mut [T], mut at: usize, step: usize, per: us
     whole
 }
 
-/// C strides and Fortran strides of `shape` (products fit: callers checked the element count).
-fn strides(shape: &[usize]) -> (Vec<usize>, Vec<usize>) {
+/// Element strides of `shape` in C order and in Fortran order (saturating: callers checked
+/// the element count).
+pub(crate) fn strides(shape: &[usize]) -> (Vec<usize>, Vec<usize>) {
     let n = shape.len();
     let mut c = vec![1usize; n];
     let mut f = vec![1usize; n];

@@ -95,6 +95,9 @@ fn element<T>(v: &[T], i: usize, per: usize) -> Option<&[T]> {
 
 /// `s` without its trailing `pad` units.
 fn unpadded<'a, T: PartialEq>(s: &'a [T], pad: &T) -> &'a [T] {
-    let end = s.iter().rposition(|c| c != pad).map_or(0, |p| p.saturating_add(1));
+    let end = s
+        .iter()
+        .rposition(|c| c != pad)
+        .map_or(0, |p| p.saturating_add(1));
     s.get(..end).unwrap_or_default()
 }

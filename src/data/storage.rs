@@ -123,7 +123,7 @@ macro_rules! dtype_families {
 dtype_families!($);
 #[allow(clippy::single_component_path_imports)]
 // exports the macro by path (`data::storage::with_units`)
-pub(crate) use with_units;
+pub(crate) use {map_units, with_units};
 
 impl ArrayData {
     /// Number of stored units (elements for numeric types; bytes/chars for S, U, V, records).

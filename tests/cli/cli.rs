@@ -269,12 +269,14 @@ fn inspect_reports_the_header() {
 }
 
 #[test]
-fn dump_text_is_numpy_like_and_summarised() {
+fn dump_text_is_numpys_repr_and_summarised() {
     let src = fixtures().join("npy/lt_i4__C__2x3.npy");
     let out = run(&["dump", src.to_str().unwrap()]);
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(s.starts_with("array([["), "{s}");
-    assert!(s.contains("dtype='<i4'"), "{s}");
+    // NumPy's repr names a native-order type by name (a big-endian one as '>i4').
+    // (Was `dtype='<i4'` in npyguard's former one-line format; issue 15 made dump NumPy's picture.)
+    assert!(s.contains("dtype=int32)"), "{s}");
     // A large array is summarised.
     let big: Vec<u8> = {
         let a = npyguard::NpyArray::from_vec((0..5000i32).collect(), vec![5000]).unwrap();
@@ -282,7 +284,11 @@ fn dump_text_is_numpy_like_and_summarised() {
     };
     let p = write_temp("big.npy", &big);
     let s = String::from_utf8(run(&["dump", p.to_str().unwrap()]).stdout).unwrap();
-    assert!(s.contains("[0, 1, 2, ..., 4997, 4998, 4999]"), "{s}");
+    // NumPy pads integers to the widest shown (was `[0, 1, 2, ..., 4997, 4998, 4999]`).
+    assert!(
+        s.contains("[   0,    1,    2, ..., 4997, 4998, 4999]"),
+        "{s}"
+    );
     let full = String::from_utf8(run(&["dump", "--full", p.to_str().unwrap()]).stdout).unwrap();
     assert!(full.contains("2500, 2501"));
 }

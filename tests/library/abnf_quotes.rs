@@ -23,7 +23,8 @@ fn rules(text: &str) -> BTreeMap<String, Vec<String>> {
             let name = trimmed.split_whitespace().next().unwrap().to_string();
             assert!(trimmed.contains('='), "not a rule: {trimmed:?}");
             assert!(
-                out.insert(name.clone(), vec![trimmed.to_string()]).is_none(),
+                out.insert(name.clone(), vec![trimmed.to_string()])
+                    .is_none(),
                 "rule {name} defined twice"
             );
             current = Some(name);
@@ -129,7 +130,13 @@ fn every_quoted_rule_is_the_grammars_verbatim() {
             let Some(want) = grammar.get(name) else {
                 panic!("{}: {name} is not a rule of the grammar", q.file.display());
             };
-            assert_eq!(lines, want, "{}: rule {name} (on {})", q.file.display(), q.item);
+            assert_eq!(
+                lines,
+                want,
+                "{}: rule {name} (on {})",
+                q.file.display(),
+                q.item
+            );
         }
     }
 }
@@ -139,17 +146,21 @@ fn every_rule_of_the_grammar_is_quoted_by_exactly_one_function() {
     let mut by_rule: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for q in all_quotes() {
         for name in q.rules.keys() {
-            by_rule
-                .entry(name.clone())
-                .or_default()
-                .push(format!("{}: {}", q.file.display(), q.item));
+            by_rule.entry(name.clone()).or_default().push(format!(
+                "{}: {}",
+                q.file.display(),
+                q.item
+            ));
         }
     }
     for name in grammar().keys() {
         match by_rule.get(name).map(Vec::as_slice) {
             Some([_]) => {}
             None | Some([]) => panic!("rule {name} is quoted by no function"),
-            Some(many) => panic!("rule {name} is quoted by {} functions: {many:#?}", many.len()),
+            Some(many) => panic!(
+                "rule {name} is quoted by {} functions: {many:#?}",
+                many.len()
+            ),
         }
     }
 }

@@ -272,7 +272,11 @@ fn typed_path_reads_match_dynamic_reads() {
     let mut n = 0;
     for e in manifest() {
         let path = fixtures_dir().join(e["file"].as_str().unwrap());
-        let a = read_path(&path, &ReadOptions::default().with_max_header_bytes(1 << 20)).unwrap();
+        let a = read_path(
+            &path,
+            &ReadOptions::default().with_max_header_bytes(1 << 20),
+        )
+        .unwrap();
         let d = a.data();
         let hit = check::<f64>(&path, d, |d| {
             if let ArrayData::F64(v) = d {

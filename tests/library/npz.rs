@@ -1055,7 +1055,10 @@ fn header_claiming_8_tib_is_refused_without_allocating() {
         );
         assert!(err.to_string().contains("huge.npy"), "{err}");
         let err = assert_kind(
-            read_all(&zip, &ReadOptions::default().with_max_file_bytes(Some(64 << 20))),
+            read_all(
+                &zip,
+                &ReadOptions::default().with_max_file_bytes(Some(64 << 20)),
+            ),
             ErrorKind::FileTooLarge,
         );
         assert!(err.to_string().contains("huge.npy"), "{err}");

@@ -69,11 +69,11 @@ impl DiffArgs {
 /// Opens and reads both inputs: `Err` is the exit-2 message (usage or OS error), `Ok(Err)`
 /// an invalid input, already reported (exit 1).
 fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, String> {
-    let a = match super::open_or_exit(&args.a)? {
+    let a = match super::report::open_or_exit(&args.a)? {
         Ok(i) => i,
         Err(code) => return Ok(Err(code)),
     };
-    let b = match super::open_or_exit(&args.b)? {
+    let b = match super::report::open_or_exit(&args.b)? {
         Ok(i) => i,
         Err(code) => return Ok(Err(code)),
     };
@@ -97,11 +97,11 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
     if a.is_npz() {
         return archives(args, a, b, &read_opts, &opts);
     }
-    let a = match super::read_or_exit(&args.a, a, &read_opts)? {
+    let a = match super::report::read_or_exit(&args.a, a, &read_opts)? {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
-    let b = match super::read_or_exit(&args.b, b, &read_opts)? {
+    let b = match super::report::read_or_exit(&args.b, b, &read_opts)? {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
@@ -124,7 +124,7 @@ fn compare_failed(path: &std::path::Path, e: npyguard::Error) -> Result<ExitCode
     if e.kind() == npyguard::ErrorKind::InvalidInput {
         return Err(e.to_string());
     }
-    super::fail_code(path, e)
+    super::report::fail_code(path, e)
 }
 
 fn exit(equal: bool) -> ExitCode {
@@ -146,8 +146,8 @@ fn archives(
 ) -> Result<ExitCode, String> {
     let (mut za, mut zb) = match (a.archive(read_opts), b.archive(read_opts)) {
         (Ok(za), Ok(zb)) => (za, zb),
-        (Err(e), _) => return super::fail_code(&args.a, e),
-        (_, Err(e)) => return super::fail_code(&args.b, e),
+        (Err(e), _) => return super::report::fail_code(&args.a, e),
+        (_, Err(e)) => return super::report::fail_code(&args.b, e),
     };
     let names =
         |z: &npz::NpzArchive<_>| z.array_names().map(str::to_string).collect::<Vec<String>>();
@@ -174,11 +174,11 @@ fn archives(
         ];
         let a = match za.array(name) {
             Ok(x) => x,
-            Err(e) => return super::fail_code(&args.a, e),
+            Err(e) => return super::report::fail_code(&args.a, e),
         };
         let b = match zb.array(name) {
             Ok(x) => x,
-            Err(e) => return super::fail_code(&args.b, e),
+            Err(e) => return super::report::fail_code(&args.b, e),
         };
         let report = match compare(&a, &b, opts) {
             Ok(r) => r,
@@ -253,8 +253,8 @@ fn report_json(args: &DiffArgs, labels: &[String; 2], a: &Array, b: &Array, r: &
         .collect();
     json!({
         "equal": r.is_equal(),
-        "a": {"file": labels[0], "descr": super::descr_json(a.header()), "shape": a.shape(), "fortran_order": a.fortran_order()},
-        "b": {"file": labels[1], "descr": super::descr_json(b.header()), "shape": b.shape(), "fortran_order": b.fortran_order()},
+        "a": {"file": labels[0], "descr": super::report::descr_json(a.header()), "shape": a.shape(), "fortran_order": a.fortran_order()},
+        "b": {"file": labels[1], "descr": super::report::descr_json(b.header()), "shape": b.shape(), "fortran_order": b.fortran_order()},
         "options": {
             "rtol": args.rtol,
             "atol": args.atol,

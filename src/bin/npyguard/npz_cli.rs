@@ -33,7 +33,7 @@ pub fn inspect(
     for m in &members {
         let h = archive.header(m.name()).map_err(classify)?;
         if as_json {
-            let mut v = super::header_json(path, &h);
+            let mut v = super::report::header_json(path, &h);
             if let Value::Object(map) = &mut v {
                 map.insert("member".into(), json!(m.name()));
                 map.insert("array".into(), json!(m.key()));
@@ -42,7 +42,7 @@ pub fn inspect(
             }
             println!("{v}");
         } else {
-            super::print_header(&label(path, m.name()), &h);
+            super::report::print_header(&label(path, m.name()), &h);
             println!(
                 "  compression:    {} ({} bytes stored)",
                 compression(m),
@@ -69,7 +69,7 @@ pub fn validate(path: &Path, input: Input, opts: &ReadOptions) -> Result<Value, 
     for item in archive.arrays() {
         let (name, a) = item.map_err(classify)?;
         arrays.push(
-            json!({"name": name, "descr": super::descr_json(a.header()), "shape": a.shape()}),
+            json!({"name": name, "descr": super::report::descr_json(a.header()), "shape": a.shape()}),
         );
     }
     Ok(
@@ -88,21 +88,24 @@ pub fn dump(
 ) -> Result<ExitCode, String> {
     let mut archive = match input.archive(opts) {
         Ok(a) => a,
-        Err(e) => return super::fail_code(path, e),
+        Err(e) => return super::report::fail_code(path, e),
     };
     let mut parts = Vec::new();
     for item in archive.arrays() {
         let rendered = item.and_then(|(name, array)| {
             if as_json {
                 let key = serde_json::to_string(&name).unwrap_or_default();
-                Ok(format!("{key}: {}", super::array_json(&array)?))
+                Ok(format!("{key}: {}", super::dump::array_json(&array)?))
             } else {
-                Ok(format!("{name} = {}", super::array_text(&array, full)?))
+                Ok(format!(
+                    "{name} = {}",
+                    super::dump::array_text(&array, full)?
+                ))
             }
         });
         match rendered {
             Ok(p) => parts.push(p),
-            Err(e) => return super::fail_code(path, e),
+            Err(e) => return super::report::fail_code(path, e),
         }
     }
     if as_json {
@@ -124,7 +127,7 @@ pub fn read_member(
 ) -> Result<Result<Array, ExitCode>, String> {
     let mut archive = match input.archive(opts) {
         Ok(a) => a,
-        Err(e) => return super::fail(path, e),
+        Err(e) => return super::report::fail(path, e),
     };
     let names: Vec<String> = archive.array_names().map(str::to_string).collect();
     let name = match (member, names.as_slice()) {
@@ -141,7 +144,7 @@ pub fn read_member(
     };
     match archive.array(&name) {
         Ok(a) => Ok(Ok(a)),
-        Err(e) => super::fail(path, e),
+        Err(e) => super::report::fail(path, e),
     }
 }
 

@@ -1,0 +1,52 @@
+//! `npyguard convert`: re-encode a `.npy` (or an archive member) through the reader and
+//! writer, or to a dataset (`--to parquet|arrow|csv`).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use npyguard::ReadOptions;
+
+use crate::report::{open_or_exit, read_or_exit};
+use crate::{dataset_cli, npz_cli};
+
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    c_order: bool,
+    member: Option<&str>,
+    dataset: &dataset_cli::DatasetArgs,
+    opts: &ReadOptions,
+) -> Result<ExitCode, String> {
+    dataset_cli::check(dataset, c_order)?;
+    let source = match open_or_exit(input)? {
+        Ok(i) => i,
+        Err(code) => return Ok(code),
+    };
+    let read = if source.is_npz() {
+        npz_cli::read_member(input, source, member, opts)?
+    } else if member.is_some() {
+        return Err(format!(
+            "{}: --member applies to .npz input only",
+            input.display()
+        ));
+    } else {
+        read_or_exit(input, source, opts)?
+    };
+    let array = match read {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    if dataset.to.is_some() {
+        return dataset_cli::convert(array, output, dataset);
+    }
+    let array = if c_order { array.to_c_order() } else { array };
+    // Keep the input's format version when the header still fits it (so files written with
+    // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.
+    let version = array
+        .header()
+        .version()
+        .max(npyguard::write::choose_version(array.header()));
+    npyguard::write::to_path_with_version(output, &array, version)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,142 @@
+//! How results and failures are reported, shared by every subcommand: header and error
+//! JSON, the exit code of a run, and reading a path with its failure reported (an invalid
+//! input printed here, exit 1; an OS error returned as the exit-2 message).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use npyguard::{Array, Header, ReadOptions};
+use serde_json::{json, Value};
+
+use crate::input::{self, Failure, Input};
+
+pub fn descr_json(header: &Header) -> Value {
+    literal_json(&header.dtype().descr())
+}
+
+pub fn literal_json(lit: &npyguard::literal::Literal) -> Value {
+    use npyguard::literal::{Int, Value as L};
+    match &lit.value {
+        L::Str(s) => Value::String(s.clone()),
+        L::Int(Int::Small(v)) => json!(v),
+        L::Int(Int::Big(s)) => Value::String(s.clone()),
+        L::Bool(b) => json!(b),
+        L::None => Value::Null,
+        L::Tuple(items) | L::List(items) => Value::Array(items.iter().map(literal_json).collect()),
+    }
+}
+
+pub fn header_json(path: &Path, h: &Header) -> Value {
+    json!({
+        "file": path.display().to_string(),
+        "version": h.version().to_string(),
+        "descr": descr_json(h),
+        "dtype": h.dtype().typestr(),
+        "shape": h.shape(),
+        "fortran_order": h.fortran_order(),
+        "order": if h.fortran_order() { "F" } else { "C" },
+        "element_count": h.element_count(),
+        "itemsize": h.dtype().itemsize(),
+        "payload_offset": h.payload_offset(),
+        "payload_bytes": h.payload_len(),
+        "extra_keys": h.extra().iter().map(|(k, v)| (k.clone(), Value::String(v.to_string()))).collect::<serde_json::Map<_, _>>(),
+    })
+}
+
+pub fn error_json(path: &Path, e: &npyguard::Error) -> Value {
+    json!({
+        "file": path.display().to_string(),
+        "ok": false,
+        "kind": e.kind().name(),
+        "offset": e.offset(),
+        "message": e.to_string(),
+    })
+}
+
+/// The exit code of a run in which `os` (usage/OS errors) or `invalid` (invalid input) happened.
+pub fn exit_code(os: bool, invalid: bool) -> ExitCode {
+    if os {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Reports an OS error: on stderr, and in JSON mode also as a result object on stdout.
+pub fn report_os(path: &Path, msg: &str, as_json: bool) {
+    eprintln!("npyguard: {msg}");
+    if as_json {
+        println!("{}", os_json(path, msg));
+    }
+}
+
+pub fn os_json(path: &Path, msg: &str) -> Value {
+    json!({"file": path.display().to_string(), "ok": false, "kind": "io", "offset": null, "message": msg})
+}
+
+/// The text `inspect` prints for one header, under `label`.
+pub fn print_header(label: &str, h: &Header) {
+    println!("{label}:");
+    println!("  version:        {}", h.version());
+    println!("  descr:          {}", h.dtype().descr());
+    println!(
+        "  shape:          {}",
+        npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>())
+    );
+    println!(
+        "  order:          {}",
+        if h.fortran_order() {
+            "F (Fortran, column-major)"
+        } else {
+            "C (row-major)"
+        }
+    );
+    println!("  elements:       {}", h.element_count());
+    println!("  itemsize:       {}", h.dtype().itemsize());
+    println!("  payload offset: {}", h.payload_offset());
+    println!("  payload bytes:  {}", h.payload_len());
+    for (k, v) in h.extra() {
+        println!("  extra key:      {k:?}: {v}");
+    }
+}
+
+/// Opens and reads a `.npy` path, or says what to exit with: an OS error is returned as the
+/// exit-2 message, an invalid file is reported here (exit 1).
+pub fn read_or_exit(
+    path: &Path,
+    input: Input,
+    opts: &ReadOptions,
+) -> Result<Result<Array, ExitCode>, String> {
+    match input.read_npy(opts) {
+        Ok(a) => Ok(Ok(a)),
+        Err(e) => fail(path, e),
+    }
+}
+
+/// An error while reading `path`: exit 2 (returned as the message) for an OS error, else
+/// printed here and exit 1.
+pub fn fail<T>(path: &Path, e: npyguard::Error) -> Result<Result<T, ExitCode>, String> {
+    fail_code(path, e).map(Err)
+}
+
+/// [`fail`] as the exit code itself.
+pub fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, String> {
+    match input::classify(path, e) {
+        Failure::Os(msg) => Err(msg),
+        Failure::Invalid(e) => {
+            eprintln!("{}: {e}", path.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// [`input::open`], with an invalid input reported (exit 1) and an OS error returned (exit 2).
+pub fn open_or_exit(path: &Path) -> Result<Result<Input, ExitCode>, String> {
+    match input::open(path) {
+        Ok(i) => Ok(Ok(i)),
+        Err(Failure::Os(msg)) => Err(msg),
+        Err(Failure::Invalid(e)) => fail(path, e),
+    }
+}

@@ -1,0 +1,44 @@
+//! `npyguard validate`: read each file completely under the limits, and say whether it is valid.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use npyguard::ReadOptions;
+use serde_json::{json, Value};
+
+use crate::input::{self, Failure};
+use crate::npz_cli;
+use crate::report::{descr_json, error_json, exit_code, os_json};
+
+pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
+    let (mut os, mut invalid) = (false, false);
+    let mut results = Vec::new();
+    for path in files {
+        let outcome = input::open(path).and_then(|input| {
+            if input.is_npz() {
+                return npz_cli::validate(path, input, opts);
+            }
+            let a = input.read_npy(opts).map_err(|e| input::classify(path, e))?;
+            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}))
+        });
+        match outcome {
+            Ok(v) => results.push(v),
+            Err(Failure::Os(msg)) => {
+                os = true;
+                eprintln!("npyguard: {msg}");
+                results.push(os_json(path, &msg));
+            }
+            Err(Failure::Invalid(e)) => {
+                invalid = true;
+                if !as_json {
+                    println!("{}: {e}", path.display());
+                }
+                results.push(error_json(path, &e));
+            }
+        }
+    }
+    if as_json {
+        println!("{}", Value::Array(results));
+    }
+    Ok(exit_code(os, invalid))
+}

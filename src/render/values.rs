@@ -1,0 +1,224 @@
+//! [`values`]: JSON like NumPy's `tolist()`, or compact NumPy-like text (the library's
+//! `Style::Text`; `dump` prints [`numpy_repr`](crate::render::numpy_repr)).
+
+use crate::data::array::Array;
+use crate::data::scalar::{Float, Scalar};
+use crate::data::storage::units_per_element;
+use crate::error::Result;
+use crate::format::dtype::{Dtype, Field};
+use crate::format::repr::{py_f16, py_f32, py_float, py_str};
+
+use crate::render::bounds::{unbacked_items, EDGE};
+
+/// How [`values`] writes an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// JSON like NumPy's `tolist()`: nested lists, integers exact, floats as the shortest
+    /// decimal that reads back in their own precision, `"nan"`, `"inf"`, `"-inf"`, complex
+    /// as `[re, im]`, records as lists of field values, `S` as latin-1 strings with trailing
+    /// NULs stripped, `V` as byte lists, datetimes as integers (`"NaT"`).
+    Json,
+    /// NumPy-like text; `summarise` elides the middle of axes longer than 6 with `...`.
+    Text {
+        /// Print only the first and last three items of each long axis.
+        summarise: bool,
+    },
+}
+
+/// Renders elements of a C-order array; records render through one renderer per field.
+struct Renderer {
+    array: Array,
+    fields: Vec<(Field, Renderer)>,
+    style: Style,
+}
+
+impl Renderer {
+    fn build(array: Array, style: Style) -> Result<Renderer> {
+        let array = array.to_c_order();
+        let fields = match array.dtype() {
+            Dtype::Record(r) => r
+                .fields
+                .iter()
+                .map(|f| Ok((f.clone(), Renderer::build(array.field(&f.name)?, style)?)))
+                .collect::<Result<Vec<_>>>()?,
+            _ => Vec::new(),
+        };
+        Ok(Renderer {
+            array,
+            fields,
+            style,
+        })
+    }
+
+    fn element(&self, i: usize, out: &mut String) {
+        let st = self.style;
+        let per = units_per_element(self.array.dtype());
+        let Some(value) = self.array.data().scalar(i, per) else {
+            return;
+        };
+        let s: String = match value {
+            Scalar::Bool(b) => match (b, st) {
+                (true, Style::Json) => "true".into(),
+                (false, Style::Json) => "false".into(),
+                (true, _) => "True".into(),
+                (false, _) => "False".into(),
+            },
+            Scalar::Int(x) => x.to_string(),
+            Scalar::Float(f) => self.float(f),
+            Scalar::Complex(re, im) => self.pair(self.float(re), self.float(im)),
+            Scalar::Time(i64::MIN) => match st {
+                Style::Json => "\"NaT\"".into(),
+                Style::Text { .. } => "NaT".into(),
+            },
+            Scalar::Time(x) => x.to_string(),
+            Scalar::Bytes(b) => {
+                let text: String = b.iter().map(|&c| char::from(c)).collect();
+                match st {
+                    Style::Json => json_str(&text),
+                    Style::Text { .. } => format!("b{}", py_str(&text)),
+                }
+            }
+            Scalar::Str(chars) => {
+                let text: String = chars.iter().collect();
+                match st {
+                    Style::Json => json_str(&text),
+                    Style::Text { .. } => py_str(&text),
+                }
+            }
+            Scalar::Void(b) => {
+                let items: Vec<String> = b.iter().map(u8::to_string).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Scalar::Record(_) => self.record(i),
+        };
+        out.push_str(&s);
+    }
+
+    /// A float in the shortest digits of its own precision; JSON quotes `nan` and `inf`.
+    fn float(&self, f: Float) -> String {
+        let (wide, text) = match f {
+            Float::Half(b) => (f.to_f64(), py_f16(b)),
+            Float::Single(x) => (f.to_f64(), py_f32(x)),
+            Float::Double(x) => (x, py_float(x)),
+        };
+        match (self.style, wide.is_finite()) {
+            (Style::Json, false) => format!("\"{text}\""),
+            _ => text,
+        }
+    }
+
+    /// Record `i`: its fields' values, a list (JSON) or a tuple (text).
+    fn record(&self, i: usize) -> String {
+        let mut parts = Vec::with_capacity(self.fields.len());
+        for (f, r) in &self.fields {
+            let mut s = String::new();
+            let count = f.count();
+            r.block(i.saturating_mul(count), &f.shape, &mut s);
+            parts.push(s);
+        }
+        match (self.style, parts.as_slice()) {
+            (Style::Json, _) => format!("[{}]", parts.join(", ")),
+            // Python's one-element tuple: `([],)`.
+            (Style::Text { .. }, [one]) => format!("({one},)"),
+            (Style::Text { .. }, _) => format!("({})", parts.join(", ")),
+        }
+    }
+
+    fn pair(&self, re: String, im: String) -> String {
+        match self.style {
+            Style::Json => format!("[{re}, {im}]"),
+            Style::Text { .. } => {
+                format!("{re}{}{im}j", if im.starts_with('-') { "" } else { "+" })
+            }
+        }
+    }
+
+    /// Renders the block of elements starting at `start` with `shape` (C order) as nested
+    /// lists; a summarised axis longer than 6 visits only its first and last three items.
+    fn block(&self, start: usize, shape: &[usize], out: &mut String) {
+        let Some((&n, rest)) = shape.split_first() else {
+            self.element(start, out);
+            return;
+        };
+        let inner = rest
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        let summarise =
+            matches!(self.style, Style::Text { summarise: true }) && n > EDGE.saturating_mul(2);
+        let (head, tail) = if summarise {
+            (0..EDGE, n.saturating_sub(EDGE)..n)
+        } else {
+            (0..n, n..n)
+        };
+        out.push('[');
+        for k in head.clone() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            self.block(start.saturating_add(k.saturating_mul(inner)), rest, out);
+        }
+        if summarise {
+            out.push_str(", ...");
+        }
+        for k in tail {
+            out.push_str(", ");
+            self.block(start.saturating_add(k.saturating_mul(inner)), rest, out);
+        }
+        out.push(']');
+    }
+}
+
+/// Renders the values of `array` in logical (row-major) order (see the [module docs](self)).
+/// [`ErrorKind::Unbacked`](crate::ErrorKind::Unbacked) when the lists and elements to print
+/// that no payload byte backs exceed what [`Header::check_backed`](crate::Header::check_backed)
+/// allows.
+pub fn values(array: &Array, style: Style) -> Result<String> {
+    if matches!(style, Style::Text { .. }) && array.is_empty() {
+        // NumPy prints every zero-size array as `[]` (its repr adds the shape).
+        return Ok("[]".to_string());
+    }
+    let shown: Vec<usize> = match style {
+        Style::Text { summarise: true } => array
+            .shape()
+            .iter()
+            .map(|&d| d.min(EDGE.saturating_mul(2)))
+            .collect(),
+        _ => array.shape().to_vec(),
+    };
+    let unbacked = unbacked_items(array.dtype(), &shown, usize::MAX);
+    if unbacked > 0 {
+        array
+            .header()
+            .check_backed(unbacked, "unbacked lists and elements to print")?;
+    }
+    let r = Renderer::build(array.clone(), style)?;
+    let mut out = String::new();
+    r.block(0, r.array.shape(), &mut out);
+    Ok(out)
+}
+
+/// `s` as a JSON string: `"` and `\\` escaped, control characters as `\n`, `\t`… or
+/// `\u00XX`, everything else as it is (what `serde_json` writes).
+fn json_str(s: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len().saturating_add(2));
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
