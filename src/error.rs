@@ -328,6 +328,13 @@ impl Error {
         self
     }
 
+    /// The same error without a position (for errors in what a caller built, not in an input).
+    #[must_use]
+    pub(crate) fn without_offset(mut self) -> Error {
+        self.offset = None;
+        self
+    }
+
     /// The same error moved by `delta` bytes (used when a sub-parser works on a slice).
     #[must_use]
     pub(crate) fn shifted(mut self, delta: u64) -> Error {

@@ -6,12 +6,18 @@
 //! allocated, and allocation follows the bytes that actually exist; there is no
 //! `unsafe` and no panic on any input; parsing is linear in the input length.
 //!
-//! Data flows one way, one module per step:
+//! Data flows one way, one stage per folder (ARCHITECTURE.md draws the modules):
 //!
 //! ```text
-//! bytes → preamble → header text → literal AST → validated Header → payload decode → arrays
-//!         preamble    parser        literal        header/dtype      decode            array
+//! bytes → preamble → header text → literal AST → validated Header → payload decode → arrays → add-ons
+//!         format/     format/        format/        format/dtype/       io/decode         data/    compare/ npz/
+//!         preamble    grammar/       literal        format/header       data/codec                 arrow/ render/
 //! ```
+//!
+//! Everything public is listed below, in this file: the root re-exports, the facade
+//! modules [`write`], [`literal`], [`repr`], [`layout`], and the add-on modules
+//! [`compare`], [`render`], [`limits`] (and `npz`, `arrow` behind their features), each of
+//! which lists its own exports in its `mod.rs`.
 //!
 //! ```
 //! use npyguard::{Header, ReadOptions, Dtype, Endian};
@@ -36,15 +42,22 @@
 )]
 
 // ---------------------------------------------------------------- modules
-// The pipeline, bottom up (ARCHITECTURE.md draws it; `tests/architecture.rs` checks that
-// every `use crate::` edge points down this list):
-mod data; // storage of every dtype family, Element, Array/NpyArray, layout
+// The stages, bottom up: error, limits, options, then format (no I/O), data (values), io
+// (bytes in and out), then the add-ons. ARCHITECTURE.md's module table lists every module
+// in dependency order, and `tests/library/architecture.rs` checks that every `use crate::`
+// edge points down that table and that there is no cycle.
 mod error; // Error, ErrorKind, Category
-mod format; // preamble, grammar, literal AST, dtype, header, Python repr (no I/O)
-mod io;
+
 pub mod limits; // every fixed limit and default
-mod options; // ReadOptions // payload decoder, readers, writers
-             // Add-ons on top of the pipeline:
+
+mod options; // ReadOptions
+
+mod format; // preamble, grammar, literal AST, dtype, header, Python repr
+
+mod data; // the table of dtype families, codec, scalar, Element, Array, layout
+
+mod io; // payload decoder, readers, writers
+
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod compare;
@@ -106,7 +119,7 @@ pub mod layout {
 /// Python's `repr` of the values a header holds: strings, shapes and floats.
 pub mod repr {
     pub use crate::format::repr::{
-        is_printable, py_f16, py_f32, py_float, py_shape, py_str, write_py_str,
+        is_printable, py_bytes, py_f16, py_f32, py_float, py_shape, py_str, write_py_str,
     };
 }
 

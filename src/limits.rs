@@ -28,6 +28,11 @@ pub const MAX_FIELDS: usize = 4096;
 /// NumPy keeps item sizes, datetime multiples and subarray dimensions in a C `int`.
 pub const C_INT_MAX: usize = i32::MAX as usize;
 
+/// Most payload bytes reserved up front when the input's size is not known to cover the
+/// payload (1 MiB): beyond it, storage grows as bytes arrive, so a header that claims more
+/// than exists cannot force an allocation.
+pub const SPECULATIVE_BYTES: usize = 1 << 20;
+
 /// Default cap on the declared header length: 64 KiB, above NumPy's 10 000
 /// characters in any encoding (10 000 UTF-8 characters are at most 40 000 bytes).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;

@@ -126,6 +126,7 @@ pub struct Dataset {
     /// Bytes one input row takes in an output batch, at most (for batch sizing).
     pub(super) row_bytes: usize,
     /// Bytes of one output row's values (for Parquet row-group sizing).
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     pub(super) out_row_bytes: usize,
 }
 

@@ -88,7 +88,9 @@ pub use dataset::{
 };
 pub use geom::INT16_MAX_COLUMNS;
 pub use types::data_type;
-pub use writers::{write_csv, write_ipc, write_parquet, ParquetOptions, WriteStats};
+pub use writers::{write_csv, write_ipc, WriteStats};
+#[cfg(feature = "parquet")]
+pub use writers::{write_parquet, ParquetOptions};
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,4 @@
-//! Decoded values in memory: the storage of every dtype family ([`ArrayData`](array::ArrayData)),
+//! Decoded values in memory: the storage of every dtype family ([`ArrayData`](storage::ArrayData)),
 //! the Rust types a dtype reads as ([`Element`](element::Element)), arrays, and the
 //! Fortran ↔ C reindexing.
 

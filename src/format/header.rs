@@ -43,8 +43,10 @@ impl Header {
     ///
     /// The version and payload offset are those `np.save` would choose; the writer sets them.
     pub fn new(dtype: Dtype, shape: Vec<usize>, fortran_order: bool) -> Result<Header> {
-        check_descr_round_trip(&dtype)?;
-        let (element_count, payload_len) = sizes(&dtype, &shape, 0)?;
+        // Errors here are in what the caller built: they have no position in an input.
+        check_descr_round_trip(&dtype).map_err(Error::without_offset)?;
+        let (element_count, payload_len) =
+            sizes(&dtype, &shape, 0).map_err(Error::without_offset)?;
         Ok(Header {
             version: Version::V1_0,
             dtype,

@@ -172,6 +172,44 @@ pub fn py_str(s: &str) -> String {
     out
 }
 
+/// Python's `repr` of a `bytes` value: quotes as for `str`, `\t`, `\n`, `\r`, `\\` and
+/// `\xNN` for the other bytes outside printable ASCII.
+/// Python's `repr` of a `bytes` value: `b'...'`, quotes chosen as Python chooses, printable
+/// ASCII as it is and every other byte as `\\xNN`.
+///
+/// ```
+/// assert_eq!(npyguard::repr::py_bytes(b"a\xe9'"), "b\"a\\xe9'\"");
+/// ```
+pub fn py_bytes(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(b.len().saturating_add(3));
+    out.push('b');
+    out.push(quote);
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            c if char::from(c) == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(char::from(c)),
+            c => {
+                let _ = write!(out, "\\x{c:02x}");
+            }
+        }
+    }
+    out.push(quote);
+    out
+}
+
 /// Python's `repr` of a shape tuple: `()`, `(3,)`, `(2, 3)`.
 pub fn py_shape(shape: &[u64]) -> String {
     match shape {

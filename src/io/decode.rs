@@ -21,9 +21,7 @@ use crate::data::element::Element;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-
-/// Most elements reserved up front when the input's size is not known to cover the payload.
-const SPECULATIVE_BYTES: usize = 1 << 20;
+use crate::limits::SPECULATIVE_BYTES;
 
 /// Where decoded elements go: the dynamic [`ArrayData`] or a typed `Vec<T>`.
 pub(crate) trait Sink {

@@ -174,7 +174,7 @@ impl<R: Read + Seek> NpzArchive<R> {
 
     /// Reads only the header of array `name`: just enough of the member is decompressed,
     /// so its CRC is not checked. The header is checked against the member's declared size
-    /// as a full read would check it against the bytes ([`read::check_length`](crate::io::read::check_length):
+    /// as a full read would check it against the bytes ([`check_length`](crate::check_length):
     /// limits, a payload the size does not cover, trailing bytes).
     pub fn header(&mut self, name: &str) -> Result<Header> {
         let index = self.index_of(name)?;

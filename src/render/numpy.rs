@@ -33,12 +33,13 @@
 
 use crate::data::array::Array;
 use crate::data::layout::strides;
+use crate::data::scalar::{Float as FloatValue, Scalar};
 use crate::data::storage::{map_units, units_per_element, ArrayData};
 use crate::error::Result;
 use crate::format::dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
 use crate::format::f16::{f16_bits_to_f64, f64_to_f16_bits};
 use crate::format::header::Header;
-use crate::format::repr::{py_shape, py_str};
+use crate::format::repr::{py_bytes, py_shape, py_str};
 use crate::render::bounds::{unbacked_items, EDGE};
 
 /// `linewidth`: the longest line NumPy writes.
@@ -476,55 +477,51 @@ impl Format {
         }
     }
 
-    /// The formatter called on element `i` (C order) of `data`.
+    /// The formatter called on element `i` (C order) of `data`, read through
+    /// [`ArrayData::scalar`] (a formatter and a value of different kinds print nothing).
     fn call(&self, data: &Array, i: usize) -> String {
-        let values = data.data();
-        let text = match (self, values) {
-            (Format::Bool { padded }, ArrayData::Bool(v)) => v.get(i).map(|&b| {
-                match (b != 0, padded) {
-                    (true, true) => " True",
-                    (true, false) => "True",
-                    (false, _) => "False",
-                }
-                .to_string()
-            }),
-            (&Format::Int { width }, _) => int_at(values, i).map(|x| format!("{x:>width$}")),
-            (Format::Float(f), ArrayData::F16(v)) => v.get(i).map(|&b| f.call(Half(b))),
-            (Format::Float(f), ArrayData::F32(v)) => v.get(i).map(|&x| f.call(x)),
-            (Format::Float(f), ArrayData::F64(v)) => v.get(i).map(|&x| f.call(x)),
-            (Format::Complex { re, im }, ArrayData::C64(v)) => {
-                v.get(i).map(|&[r, j]| complex_str(re.call(r), im.call(j)))
-            }
-            (Format::Complex { re, im }, ArrayData::C128(v)) => {
-                v.get(i).map(|&[r, j]| complex_str(re.call(r), im.call(j)))
-            }
-            (Format::DateTime { time, unit }, ArrayData::DateTime(v)) => {
-                v.get(i).map(|&x| time.call(x, |x| datetime_repr(x, *unit)))
-            }
-            (Format::TimeDelta(time), ArrayData::TimeDelta(v)) => {
-                v.get(i).map(|&x| time.call(x, |x| x.to_string()))
-            }
-            (Format::Bytes, _) => data.bytes_at(i).map(py_bytes),
-            (Format::Str, _) => data.str_at(i).map(|s| py_str(&s)),
-            (Format::Void, _) => data.bytes_at(i).map(void_str),
-            (Format::Record(fields), _) => Some(record_str(fields, i)),
-            _ => None,
+        let per = units_per_element(data.dtype());
+        let Some(value) = data.data().scalar(i, per) else {
+            return String::new();
         };
-        text.unwrap_or_default()
+        match (self, value) {
+            (Format::Bool { padded }, Scalar::Bool(b)) => match (b, padded) {
+                (true, true) => " True",
+                (true, false) => "True",
+                (false, _) => "False",
+            }
+            .to_string(),
+            (&Format::Int { width }, Scalar::Int(x)) => format!("{x:>width$}"),
+            (Format::Float(f), Scalar::Float(x)) => float_call(f, x),
+            (Format::Complex { re, im }, Scalar::Complex(r, j)) => {
+                complex_str(float_call(re, r), float_call(im, j))
+            }
+            (Format::DateTime { time, unit }, Scalar::Time(x)) => {
+                time.call(x, |x| datetime_repr(x, *unit))
+            }
+            (Format::TimeDelta(time), Scalar::Time(x)) => time.call(x, |x| x.to_string()),
+            (Format::Bytes, Scalar::Bytes(b)) => py_bytes(b),
+            (Format::Str, Scalar::Str(s)) => py_str(&s.iter().collect::<String>()),
+            (Format::Void, Scalar::Void(b)) => void_str(b),
+            (Format::Record(fields), Scalar::Record(_)) => record_str(fields, i),
+            _ => String::new(),
+        }
+    }
+}
+
+/// A float formatter called on a value in its own precision.
+fn float_call(f: &FloatFormat, x: FloatValue) -> String {
+    match x {
+        FloatValue::Half(b) => f.call(Half(b)),
+        FloatValue::Single(x) => f.call(x),
+        FloatValue::Double(x) => f.call(x),
     }
 }
 
 /// Integer element `i` of integer data (`None` past the end or for other dtypes).
 fn int_at(data: &ArrayData, i: usize) -> Option<i128> {
-    match data {
-        ArrayData::I8(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::U8(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::I16(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::I32(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::I64(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::U16(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::U32(v) => v.get(i).map(|&x| i128::from(x)),
-        ArrayData::U64(v) => v.get(i).map(|&x| i128::from(x)),
+    match data.scalar(i, 1)? {
+        Scalar::Int(x) => Some(x),
         _ => None,
     }
 }
@@ -669,38 +666,6 @@ fn datetime_repr(x: i64, unit: DateUnit) -> String {
         TimeUnit::Generic => x.to_string(),
         _ => format!("'{}'", datetime_as_string(x, unit)),
     }
-}
-
-/// Python's `repr` of a `bytes` value: quotes as for `str`, `\t`, `\n`, `\r`, `\\` and
-/// `\xNN` for the other bytes outside printable ASCII.
-fn py_bytes(b: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(b.len().saturating_add(3));
-    out.push('b');
-    out.push(quote);
-    for &c in b {
-        match c {
-            b'\\' => out.push_str("\\\\"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            c if char::from(c) == quote => {
-                out.push('\\');
-                out.push(quote);
-            }
-            0x20..=0x7e => out.push(char::from(c)),
-            c => {
-                let _ = write!(out, "\\x{c:02x}");
-            }
-        }
-    }
-    out.push(quote);
-    out
 }
 
 /// `str` of an `np.void` value: every byte as `\xNN`, upper-case hex.

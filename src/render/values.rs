@@ -6,7 +6,7 @@ use crate::data::scalar::{Float, Scalar};
 use crate::data::storage::units_per_element;
 use crate::error::Result;
 use crate::format::dtype::{Dtype, Field};
-use crate::format::repr::{py_f16, py_f32, py_float, py_str};
+use crate::format::repr::{py_bytes, py_f16, py_f32, py_float, py_str};
 
 use crate::render::bounds::{unbacked_items, EDGE};
 
@@ -18,7 +18,9 @@ pub enum Style {
     /// as `[re, im]`, records as lists of field values, `S` as latin-1 strings with trailing
     /// NULs stripped, `V` as byte lists, datetimes as integers (`"NaT"`).
     Json,
-    /// NumPy-like text; `summarise` elides the middle of axes longer than 6 with `...`.
+    /// Compact NumPy-like text on one line (nested lists, Python reprs of the values);
+    /// `summarise` elides the middle of axes longer than 6 with `...`. For NumPy's own
+    /// multi-line picture, see [`numpy_repr`](crate::render::numpy_repr).
     Text {
         /// Print only the first and last three items of each long axis.
         summarise: bool,
@@ -71,13 +73,11 @@ impl Renderer {
                 Style::Text { .. } => "NaT".into(),
             },
             Scalar::Time(x) => x.to_string(),
-            Scalar::Bytes(b) => {
-                let text: String = b.iter().map(|&c| char::from(c)).collect();
-                match st {
-                    Style::Json => json_str(&text),
-                    Style::Text { .. } => format!("b{}", py_str(&text)),
-                }
-            }
+            Scalar::Bytes(b) => match st {
+                // `tolist()` gives `bytes`; JSON has no bytes, so they are latin-1 text.
+                Style::Json => json_str(&b.iter().map(|&c| char::from(c)).collect::<String>()),
+                Style::Text { .. } => py_bytes(b),
+            },
             Scalar::Str(chars) => {
                 let text: String = chars.iter().collect();
                 match st {

@@ -1,6 +1,6 @@
 //! The nom parser for `grammar/npy-header.abnf`: one function per grammar rule, by family.
 //!
-//! Each function quotes the rules it implements (`tests/abnf_quotes.rs` checks the quotes
+//! Each function quotes the rules it implements (`tests/library/abnf_quotes.rs` checks the quotes
 //! against the grammar, verbatim, and that every rule is quoted once). The parser works
 //! on the raw header bytes through a [`Cursor`](cursor::Cursor) (so every offset is a byte
 //! offset in the text), over complete input, and never backtracks: every value kind is
@@ -27,7 +27,7 @@ use space::padding;
 /// Parses a complete header text (the `header` rule) into a [`Dict`].
 ///
 /// Offsets in the returned literals and in errors are relative to the start of
-/// `text`; [`crate::format::header`] shifts errors to file offsets.
+/// `text`; [`Header::parse`](crate::Header::parse) shifts errors to file offsets.
 ///
 /// ```abnf
 /// header          = dict padding
