@@ -15,7 +15,7 @@
 //! ```
 //!
 //! Everything public is listed below, in this file: the root re-exports, the facade
-//! modules [`write`], [`literal`], [`repr`], [`layout`], and the add-on modules
+//! modules [`write`](mod@write), [`literal`], [`repr`], [`layout`], and the add-on modules
 //! [`compare`], [`render`], [`limits`] (and `npz`, `arrow` behind their features), each of
 //! which lists its own exports in its `mod.rs`.
 //!

@@ -39,7 +39,7 @@ pub const DEFAULT_BATCH_ROWS: usize = 65_536;
 /// ```
 pub const TARGET_BATCH_BYTES: usize = 64 << 20;
 
-/// How an array becomes a table (see the [module docs](self)).
+/// How an array becomes a table (see the [module docs](crate::arrow)).
 ///
 /// ```
 /// use npyguard::arrow::Layout;
@@ -463,7 +463,7 @@ pub fn row_lists(array: Array) -> Result<RecordBatch> {
 }
 
 /// The non-zero elements of a 0-, 1- or 2-D array as one batch `row_no`, `col_no`, `val`,
-/// row-major (see [`Layout::NonZeros`] and the [module docs](self) for what is zero).
+/// row-major (see [`Layout::NonZeros`] and the [module docs](crate::arrow) for what is zero).
 /// Reads the array in place: only the output is allocated, at its exact size.
 ///
 /// ```

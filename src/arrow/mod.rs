@@ -27,7 +27,7 @@
 //! | `S<n>` | Binary, trailing NULs stripped (NumPy's value) |
 //! | `U<n>` | Utf8, trailing NULs stripped (NumPy's value) |
 //! | `V<n>` (n ≥ 1) | FixedSizeBinary(n) |
-//! | records | refused ([`ErrorKind::UnsupportedDtype`]; use [`Array::field`]) |
+//! | records | refused ([`ErrorKind::UnsupportedDtype`](crate::ErrorKind::UnsupportedDtype); use [`Array::field`](crate::Array::field)) |
 //!
 //! `NaT` becomes null (datetime and timedelta fields are nullable; nothing else is).
 //! Every schema carries metadata `numpy.dtype`, `numpy.shape`, `numpy.fortran_order`

@@ -87,7 +87,7 @@ pub(super) fn value_type(dtype: &Dtype) -> Result<(DataType, bool, HashMap<Strin
     }
 }
 
-/// The Arrow type an element of `dtype` becomes (see the [module docs](self)).
+/// The Arrow type an element of `dtype` becomes (see the [module docs](crate::arrow)).
 ///
 /// ```
 /// use arrow_schema::{DataType, TimeUnit};

@@ -73,7 +73,7 @@ impl CompareOptions {
     }
 
     /// Relative tolerance (default 0): scales with the magnitude of the reference `b`.
-    /// Must be finite and not negative ([`compare`] reports [`ErrorKind::InvalidInput`]).
+    /// Must be finite and not negative ([`compare`](crate::compare::compare) reports [`ErrorKind::InvalidInput`]).
     ///
     /// ```
     /// use npyguard::compare::CompareOptions;

@@ -12,42 +12,42 @@
 //! - a file that does not start with `PK\x03\x04` or `PK\x05\x06` (NumPy's test for an
 //!   archive), bytes before the first member, in gaps between members (other than each
 //!   member's data descriptor) or after the end record's comment, members whose bytes
-//!   overlap (the "overlapping zip bomb") — [`ErrorKind::ZipFormat`];
-//! - more members than [`ReadOptions::max_npz_members`] (counted from the end
-//!   record, before the central directory is read) — [`ErrorKind::TooManyMembers`];
-//! - keys that collide — [`ErrorKind::DuplicateMember`]: NumPy answers key `x` with
+//!   overlap (the "overlapping zip bomb") — [`ErrorKind::ZipFormat`](crate::ErrorKind::ZipFormat);
+//! - more members than [`ReadOptions::max_npz_members`](crate::ReadOptions::max_npz_members) (counted from the end
+//!   record, before the central directory is read) — [`ErrorKind::TooManyMembers`](crate::ErrorKind::TooManyMembers);
+//! - keys that collide — [`ErrorKind::DuplicateMember`](crate::ErrorKind::DuplicateMember): NumPy answers key `x` with
 //!   member `x` if there is one, else with `x.npy`, so two members named alike (`a` and
 //!   `a.npy`, `a.npy` and `a.npy.npy`, or the same name twice) would leave a member
 //!   unreachable or a key ambiguous;
 //! - a local header whose name, compression method, flags, CRC or sizes differ
-//!   from its central-directory entry — [`ErrorKind::ZipHeaderMismatch`]
+//!   from its central-directory entry — [`ErrorKind::ZipHeaderMismatch`](crate::ErrorKind::ZipHeaderMismatch)
 //!   (CRC and sizes are compared unless the member uses a data descriptor, which must
 //!   then repeat them);
-//! - encrypted members — [`ErrorKind::EncryptedMember`]; methods other than
-//!   stored and deflated — [`ErrorKind::UnsupportedCompression`];
+//! - encrypted members — [`ErrorKind::EncryptedMember`](crate::ErrorKind::EncryptedMember); methods other than
+//!   stored and deflated — [`ErrorKind::UnsupportedCompression`](crate::ErrorKind::UnsupportedCompression);
 //! - what Python's zipfile refuses (a "version needed to extract" above 6.3, flag bit 5
 //!   "compressed patched data", multi-disk archives) or would read differently from the
 //!   zip64 locator (a zip64 end record that is not the 56 bytes right before its
 //!   locator), a zip64 end record that disagrees with the classic one, names that are
-//!   not valid UTF-8 (when flagged so) or hold a NUL — [`ErrorKind::ZipFormat`].
+//!   not valid UTF-8 (when flagged so) or hold a NUL — [`ErrorKind::ZipFormat`](crate::ErrorKind::ZipFormat).
 //!
 //! Each member is then decompressed as a stream straight into the `.npy`
 //! reader ([`read_from`](crate::read_from)), so memory grows only as bytes
 //! arrive, whatever sizes the zip declares. While bytes are decompressed the
 //! reader enforces, and names the member in the error text of:
 //!
-//! - [`ReadOptions::max_file_bytes`] on each member's `.npy` bytes
-//!   ([`ErrorKind::FileTooLarge`]; a header that claims more is refused before
+//! - [`ReadOptions::max_file_bytes`](crate::ReadOptions::max_file_bytes) on each member's `.npy` bytes
+//!   ([`ErrorKind::FileTooLarge`](crate::ErrorKind::FileTooLarge); a header that claims more is refused before
 //!   its payload is read);
-//! - [`ReadOptions::max_npz_total_bytes`] on all members read through the archive
-//!   ([`ErrorKind::TotalTooLarge`]);
-//! - [`ReadOptions::max_npz_ratio`] on decompressed / compressed size
-//!   ([`ErrorKind::CompressionRatio`]);
+//! - [`ReadOptions::max_npz_total_bytes`](crate::ReadOptions::max_npz_total_bytes) on all members read through the archive
+//!   ([`ErrorKind::TotalTooLarge`](crate::ErrorKind::TotalTooLarge));
+//! - [`ReadOptions::max_npz_ratio`](crate::ReadOptions::max_npz_ratio) on decompressed / compressed size
+//!   ([`ErrorKind::CompressionRatio`](crate::ErrorKind::CompressionRatio));
 //! - the member's declared uncompressed size: a member that decodes to more
 //!   (or fewer) bytes than declared, or whose deflate stream does not fill its
-//!   compressed size exactly, is refused ([`ErrorKind::SizeMismatch`]);
+//!   compressed size exactly, is refused ([`ErrorKind::SizeMismatch`](crate::ErrorKind::SizeMismatch));
 //! - its CRC-32, checked when the member has been read to its end
-//!   ([`ErrorKind::CrcMismatch`]; header-only reads do not check it).
+//!   ([`ErrorKind::CrcMismatch`](crate::ErrorKind::CrcMismatch); header-only reads do not check it).
 //!
 //! Errors found inside a member carry offsets in that member's decompressed
 //! bytes; errors in the zip structure carry offsets in the archive.
@@ -59,7 +59,7 @@
 //! name without a final `.npy` ([`Member::key`]), and it is looked up by its key or its
 //! full name. NumPy sniffs each member's first bytes: a member holding `.npy` data is an
 //! array whatever its name, and one that does not is returned by NumPy as raw bytes;
-//! npyguard refuses to read such a member as an array ([`ErrorKind::BadMagic`], naming
+//! npyguard refuses to read such a member as an array ([`ErrorKind::BadMagic`](crate::ErrorKind::BadMagic), naming
 //! the member), so `validate` fails on an archive holding one. Member names are only
 //! names, never paths: `a/../b.npy` is the array `a/../b`, and nothing is ever written to
 //! disk by the reader.

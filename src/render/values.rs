@@ -169,7 +169,7 @@ impl Renderer {
     }
 }
 
-/// Renders the values of `array` in logical (row-major) order (see the [module docs](self)).
+/// Renders the values of `array` in logical (row-major) order (see the [module docs](crate::render)).
 /// [`ErrorKind::Unbacked`](crate::ErrorKind::Unbacked) when the lists and elements to print
 /// that no payload byte backs exceed what [`Header::check_backed`](crate::Header::check_backed)
 /// allows.
