@@ -11,9 +11,11 @@
 //! * the JSON rendering is valid JSON (`serde_json` parses it) with one list level per
 //!   dimension;
 //! * a zero-size array prints as `[]` in text;
-//! * C and Fortran memory order of the same array render the same.
+//! * C and Fortran memory order of the same array render the same;
+//! * the same for `numpy_repr` (what `dump` prints), summarised and in full: bounded,
+//!   refused only as `Unbacked`/`ShapeOverflow` like `values`, `array(` … `)`, order-independent.
 
-use npyguard::render::{values, Style};
+use npyguard::render::{numpy_repr, values, Style};
 use npyguard::ErrorKind;
 
 #[path = "common.rs"]
@@ -81,6 +83,53 @@ pub fn run(data: &[u8]) {
         assert!(
             again == out,
             "{style:?}: C and Fortran order render differently"
+        );
+    }
+    numpy_repr_properties(&array, bound, unbacked_possible, is_record);
+}
+
+/// `numpy_repr` under the same bounds as `values`, in both memory orders.
+fn numpy_repr_properties(
+    array: &npyguard::Array,
+    bound: usize,
+    unbacked_possible: bool,
+    is_record: bool,
+) {
+    for summarise in [true, false] {
+        let out = match numpy_repr(array, summarise) {
+            Ok(out) => out,
+            Err(e) if e.kind() == ErrorKind::ShapeOverflow && is_record => continue,
+            Err(e) => {
+                assert_eq!(
+                    e.kind(),
+                    ErrorKind::Unbacked,
+                    "numpy_repr({summarise}): {e}"
+                );
+                assert!(unbacked_possible, "numpy_repr refused a backed array: {e}");
+                continue;
+            }
+        };
+        // NumPy's repr adds `array(`, the dtype and the shape to the values, and pads columns:
+        // allow the values' bound twice over plus the header-sized extras.
+        let limit = bound.saturating_mul(2).saturating_add(1 << 12);
+        assert!(
+            out.len() <= limit,
+            "numpy_repr: {} bytes for bound {bound}",
+            out.len()
+        );
+        assert!(
+            out.starts_with("array(") && out.ends_with(')'),
+            "{out:.200}"
+        );
+        let other = if array.fortran_order() {
+            array.to_c_order()
+        } else {
+            array.to_fortran_order()
+        };
+        let again = numpy_repr(&other, summarise).unwrap_or_else(|e| panic!("numpy_repr: {e}"));
+        assert!(
+            again == out,
+            "numpy_repr: C and Fortran order print differently"
         );
     }
 }

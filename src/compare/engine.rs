@@ -1,7 +1,6 @@
 //! The comparison itself: walking two arrays (records field by field) and counting what
 //! differs, through the scalar rules of `scalar`.
 
-use std::borrow::Cow;
 use std::path::Path;
 
 use crate::compare::options::CompareOptions;
@@ -183,14 +182,6 @@ impl<'o> Acc<'o> {
     }
 }
 
-pub(super) fn c_order(a: &Array) -> Cow<'_, Array> {
-    if a.fortran_order() {
-        Cow::Owned(a.to_c_order())
-    } else {
-        Cow::Borrowed(a)
-    }
-}
-
 pub(super) fn compare_level(a: &Array, b: &Array, acc: &mut Acc<'_>) -> Result<()> {
     if a.shape() != b.shape() {
         acc.incompat.push(Incompatibility::Shape {
@@ -212,7 +203,7 @@ pub(super) fn compare_level(a: &Array, b: &Array, acc: &mut Acc<'_>) -> Result<(
                 });
                 return Ok(());
             }
-            let (a, b) = (c_order(a), c_order(b));
+            let (a, b) = (a.as_c_order(), b.as_c_order());
             compare_values(&a, &b, acc);
             Ok(())
         }

@@ -126,6 +126,16 @@ impl Array {
         Array { header, data }
     }
 
+    /// The array in C order without a copy when it already is (a reindexed copy otherwise):
+    /// what every reader of logical order uses.
+    pub(crate) fn as_c_order(&self) -> std::borrow::Cow<'_, Array> {
+        if self.fortran_order() {
+            std::borrow::Cow::Owned(self.to_c_order())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
     /// The same array in Fortran (column-major) order.
     pub fn to_fortran_order(&self) -> Array {
         if self.fortran_order() {
@@ -170,11 +180,7 @@ impl Array {
                 format!("a field named {name:?}"),
             ));
         };
-        let c = if self.fortran_order() {
-            std::borrow::Cow::Owned(self.to_c_order())
-        } else {
-            std::borrow::Cow::Borrowed(self)
-        };
+        let c = self.as_c_order();
         let ArrayData::Record(raw) = &c.data else {
             return Err(Error::unplaced(
                 ErrorKind::Internal,

@@ -31,6 +31,8 @@
 //! a summarised array visits only the three first and last items of each long axis (and a
 //! summarised record subarray only the edges of its long axes).
 
+use std::borrow::Cow;
+
 use crate::data::array::Array;
 use crate::data::layout::strides;
 use crate::data::scalar::{Float as FloatValue, Scalar};
@@ -168,9 +170,9 @@ fn check_bounded(array: &Array, summarised: &[bool], threshold: usize) -> Result
 
 /// `_leading_trailing`: the array in C order reduced to the first and last `EDGE` items of
 /// each summarised axis (all of it when no axis is summarised).
-fn leading_trailing(array: &Array, summarised: &[bool]) -> Result<Array> {
+fn leading_trailing<'a>(array: &'a Array, summarised: &[bool]) -> Result<Cow<'a, Array>> {
     if !summarised.contains(&true) {
-        return Ok(array.to_c_order());
+        return Ok(array.as_c_order());
     }
     let shape = array.shape();
     let strides = if array.fortran_order() {
@@ -200,7 +202,7 @@ fn leading_trailing(array: &Array, summarised: &[bool]) -> Result<Array> {
     }
     let header = Header::new(array.dtype().clone(), kept, false)?;
     let per = units_per_element(array.dtype());
-    Array::new(header, pick_units(array.data(), per, &flat))
+    Array::new(header, pick_units(array.data(), per, &flat)).map(Cow::Owned)
 }
 
 /// The elements at memory indices `flat` (`per` stored units each), in that order.

@@ -1,6 +1,8 @@
 //! [`values`]: JSON like NumPy's `tolist()`, or compact NumPy-like text (the library's
 //! `Style::Text`; `dump` prints [`numpy_repr`](crate::render::numpy_repr)).
 
+use std::borrow::Cow;
+
 use crate::data::array::Array;
 use crate::data::scalar::{Float, Scalar};
 use crate::data::storage::units_per_element;
@@ -28,20 +30,29 @@ pub enum Style {
 }
 
 /// Renders elements of a C-order array; records render through one renderer per field.
-struct Renderer {
-    array: Array,
-    fields: Vec<(Field, Renderer)>,
+/// The array is borrowed when it already is in C order (a field's array is its own).
+struct Renderer<'a> {
+    array: Cow<'a, Array>,
+    fields: Vec<(Field, Renderer<'static>)>,
     style: Style,
 }
 
-impl Renderer {
-    fn build(array: Array, style: Style) -> Result<Renderer> {
-        let array = array.to_c_order();
+impl<'a> Renderer<'a> {
+    fn build(array: &'a Array, style: Style) -> Result<Renderer<'a>> {
+        Renderer::of(array.as_c_order(), style)
+    }
+
+    fn of(array: Cow<'a, Array>, style: Style) -> Result<Renderer<'a>> {
         let fields = match array.dtype() {
             Dtype::Record(r) => r
                 .fields
                 .iter()
-                .map(|f| Ok((f.clone(), Renderer::build(array.field(&f.name)?, style)?)))
+                .map(|f| {
+                    Ok((
+                        f.clone(),
+                        Renderer::of(Cow::Owned(array.field(&f.name)?), style)?,
+                    ))
+                })
                 .collect::<Result<Vec<_>>>()?,
             _ => Vec::new(),
         };
@@ -192,7 +203,7 @@ pub fn values(array: &Array, style: Style) -> Result<String> {
             .header()
             .check_backed(unbacked, "unbacked lists and elements to print")?;
     }
-    let r = Renderer::build(array.clone(), style)?;
+    let r = Renderer::build(array, style)?;
     let mut out = String::new();
     r.block(0, r.array.shape(), &mut out);
     Ok(out)

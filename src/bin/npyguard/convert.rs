@@ -39,7 +39,12 @@ pub fn convert(
     if dataset.to.is_some() {
         return dataset_cli::convert(array, output, dataset);
     }
-    let array = if c_order { array.to_c_order() } else { array };
+    // `to_c_order` of a C-order array would copy it for nothing.
+    let array = if c_order && array.fortran_order() {
+        array.to_c_order()
+    } else {
+        array
+    };
     // Keep the input's format version when the header still fits it (so files written with
     // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.
     let version = array
@@ -47,6 +52,11 @@ pub fn convert(
         .version()
         .max(npyguard::write::choose_version(array.header()));
     npyguard::write::to_path_with_version(output, &array, version)
-        .map_err(|e| format!("{}: {e}", output.display()))?;
+        // A whole-file failure names the path (`cannot create out.npy: …`); a stream error
+        // has an offset and needs it.
+        .map_err(|e| match e.offset() {
+            None => e.to_string(),
+            Some(_) => format!("{}: {e}", output.display()),
+        })?;
     Ok(ExitCode::SUCCESS)
 }

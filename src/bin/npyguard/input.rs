@@ -39,13 +39,16 @@ pub enum Failure {
     Invalid(Error),
 }
 
-/// `cannot read PATH: OS message`, the text of an exit-2 error (a library error on a whole
-/// file already names its action and path).
+/// The text of an exit-2 error: `cannot read PATH: OS message` for a stream error at an
+/// offset; for an operation on the whole file (no offset) the library's own text, which
+/// names the operation (`cannot seek the archive: …`), after the path.
 pub fn os_message(path: &Path, e: &Error) -> String {
-    let os = e.found_text().unwrap_or(e.expected());
     match e.offset() {
-        None if e.expected().starts_with("cannot ") => e.to_string(),
-        _ => format!("cannot read {}: {os}", path.display()),
+        Some(_) => {
+            let os = e.found_text().unwrap_or(e.expected());
+            format!("cannot read {}: {os}", path.display())
+        }
+        None => format!("{}: {e}", path.display()),
     }
 }
 
