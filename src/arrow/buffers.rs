@@ -34,10 +34,8 @@ pub(super) fn prim_vec<T: ArrowPrimitiveType>(v: Vec<T::Native>) -> Result<Array
 }
 
 /// NumPy's bool bytes (any non-zero byte is True) as a Boolean array.
-pub(super) fn bool_vec(v: Vec<u8>) -> Result<ArrayRef> {
-    Ok(arc(BooleanArray::from_iter(
-        v.iter().map(|&b| Some(b != 0)),
-    )))
+pub(super) fn bool_array(bytes: &[u8]) -> ArrayRef {
+    arc(BooleanArray::from_iter(bytes.iter().map(|&b| Some(b != 0))))
 }
 
 /// IEEE binary16 bit patterns as a Float16 array: the same bytes, no copy.
@@ -46,10 +44,6 @@ pub(super) fn f16_buf(b: ScalarBuffer<u16>) -> Result<ArrayRef> {
     let halves =
         ScalarBuffer::<<Float16Type as ArrowPrimitiveType>::Native>::new(b.into_inner(), 0, len);
     prim_buf::<Float16Type>(halves)
-}
-
-pub(super) fn f16_vec(v: Vec<u16>) -> Result<ArrayRef> {
-    f16_buf(ScalarBuffer::from(v))
 }
 
 pub(super) fn complex_vec<T: ArrowPrimitiveType>(v: Vec<[T::Native; 2]>) -> Result<ArrayRef> {

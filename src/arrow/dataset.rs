@@ -7,9 +7,13 @@ use crate::arrow::support::arrow_err;
 use crate::arrow::support::mul;
 use crate::arrow::support::out_of_range;
 use crate::arrow::types::value_field;
-use crate::arrow::types::value_type;
-use crate::arrow::views::Flat;
-use crate::arrow::views::View;
+use crate::arrow::types::Kind;
+use crate::arrow::views::apply_to;
+use crate::arrow::views::CBlockColumns;
+use crate::arrow::views::Csr as CsrParts;
+use crate::arrow::views::FBlockRows;
+use crate::arrow::views::NonZeros;
+use crate::arrow::views::Units;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -118,7 +122,8 @@ impl std::str::FromStr for Layout {
 /// ```
 #[derive(Debug)]
 pub struct Dataset {
-    pub(super) flat: Flat,
+    pub(super) units: Units,
+    pub(super) kind: Kind,
     pub(super) geom: Geom,
     pub(super) layout: Layout,
     pub(super) schema: SchemaRef,
@@ -177,6 +182,7 @@ impl Dataset {
             .check_backed(geom.cols as u64, "table columns")?;
         let dtype = array.dtype().clone();
         let item = value_field("item", &dtype)?;
+        let kind = Kind::of(&dtype)?;
         let col_width = ColWidth::of(geom.cols);
         let fields: Vec<Field> = match layout {
             Layout::Columns => (1..=geom.cols)
@@ -227,9 +233,9 @@ impl Dataset {
             Layout::Columns | Layout::RowLists => row_bytes,
         };
         let (_, data) = array.into_parts();
-        let flat = Flat::from_data(data, &dtype)?;
         Ok(Dataset {
-            flat,
+            units: Units::own(data),
+            kind,
             geom,
             layout,
             schema,
@@ -305,7 +311,7 @@ impl Dataset {
     /// assert_eq!(b.column(1).as_primitive::<Int32Type>().values(), &[4, 7]);
     /// ```
     pub fn batch(&self, rows: Range<usize>) -> Result<RecordBatch> {
-        let g = self.geom;
+        let (g, kind) = (self.geom, self.kind);
         let end = rows.end.min(g.rows);
         let start = rows.start.min(end);
         let len = end.saturating_sub(start);
@@ -313,17 +319,20 @@ impl Dataset {
             Layout::Columns => {
                 if g.fortran || g.cols == 1 {
                     (0..g.cols)
-                        .map(|c| self.flat.contiguous(g.index(start, c), len))
+                        .map(|c| self.units.slice(g.index(start, c), len, kind))
                         .collect::<Result<Vec<_>>>()?
                 } else {
-                    self.flat.view().c_block_columns(g, start, len)?
+                    let r0 = start;
+                    self.units.apply(CBlockColumns { kind, g, r0, len })?
                 }
             }
             Layout::RowLists => {
                 let values = if g.fortran {
-                    self.flat.view().f_block_rows(g, start, len)?
+                    let r0 = start;
+                    self.units.apply(FBlockRows { kind, g, r0, len })?
                 } else {
-                    self.flat.contiguous(g.index(start, 0), mul(len, g.cols)?)?
+                    let n = mul(len, g.cols)?;
+                    self.units.slice(g.index(start, 0), n, kind)?
                 };
                 let Some(DataType::FixedSizeList(item, size)) =
                     self.schema.fields().first().map(|f| f.data_type())
@@ -335,7 +344,8 @@ impl Dataset {
                 vec![arc(list)]
             }
             Layout::NonZeros => {
-                Vec::from(self.flat.view().nonzeros(g, start..end, self.col_width)?)
+                let (rows, w) = (start..end, self.col_width);
+                Vec::from(self.units.apply(NonZeros { kind, g, rows, w })?)
             }
         };
         let n = match (self.layout, columns.first()) {
@@ -478,8 +488,14 @@ pub fn nonzeros(array: &Array) -> Result<RecordBatch> {
     let geom = Geom::of(array)?;
     let w = ColWidth::of(geom.cols);
     let val = value_field("val", array.dtype())?;
-    let view = View::of(array.data(), array.dtype())?;
-    let columns = Vec::from(view.nonzeros(geom, 0..geom.rows, w)?);
+    let (kind, rows) = (Kind::of(array.dtype())?, 0..geom.rows);
+    let op = NonZeros {
+        kind,
+        g: geom,
+        rows,
+        w,
+    };
+    let columns = Vec::from(apply_to(array.data(), op)?);
     let fields = vec![
         Field::new("row_no", DataType::Int64, false),
         Field::new("col_no", w.data_type(), false),
@@ -534,8 +550,8 @@ pub fn csr(array: &Array) -> Result<Csr> {
         )
         .found(format!("{} columns", g.cols)));
     }
-    value_type(array.dtype())?;
-    let (indptr, indices, data) = View::of(array.data(), array.dtype())?.csr(g)?;
+    let kind = Kind::of(array.dtype())?;
+    let (indptr, indices, data) = apply_to(array.data(), CsrParts { kind, g })?;
     Ok(Csr {
         shape: [g.rows, g.cols],
         indptr: Int64Array::new(ScalarBuffer::from(indptr), None),

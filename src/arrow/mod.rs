@@ -74,6 +74,7 @@
 //! ```
 
 mod buffers;
+mod cells;
 mod dataset;
 mod geom;
 mod nonzeros;
@@ -125,14 +126,14 @@ mod tests {
             let s: Vec<u32> = (0..rows * cols).map(|x| x as u32).collect();
             // F-order rows r0..r0+len of a rows x cols matrix, as C order.
             for (r0, len) in [(0, rows), (rows / 3, rows - rows / 3)] {
-                let got = transpose(&s, r0, rows, len, cols).unwrap();
+                let got = transpose(&s, r0, rows, len, cols, 1).unwrap();
                 let want: Vec<u32> = (r0..r0 + len)
                     .flat_map(|r| (0..cols).map(move |c| (c * rows + r) as u32))
                     .collect();
                 assert_eq!(got, want, "{rows}x{cols} from {r0}");
             }
         }
-        assert!(transpose(&[1u8, 2, 3], 1, 2, 2, 2).is_err());
+        assert!(transpose(&[1u8, 2, 3], 1, 2, 2, 2, 1).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use arrow_schema::{DataType, Field, Fields, TimeUnit as Unit};
 
+use crate::arrow::support::out_of_range;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{DateUnit, Dtype, TimeUnit};
 
@@ -14,6 +15,76 @@ pub(super) enum TimeKind {
     Duration(Unit),
     /// Int64 counts with the NumPy type in the field metadata.
     Raw,
+}
+
+/// How an array's stored units become Arrow values, decided once per dtype: the
+/// [`Cell`](crate::arrow::cells::Cell) of the family's unit type reads it where several
+/// families share a unit type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Integers and `f4`/`f8`: Arrow's primitive of the same width.
+    Native,
+    /// `b1` bytes as Boolean.
+    Bool,
+    /// `f2` bit patterns as Float16.
+    F16,
+    /// `c8`/`c16` pairs as `Struct{re, im}`.
+    Complex,
+    /// `M8`/`m8` counts.
+    Time(TimeKind),
+    /// `S<w>`: `w` bytes per element, as Binary.
+    Bytes(usize),
+    /// `U<w>`: `w` characters per element, as Utf8.
+    Unicode(usize),
+    /// `V<w>`: `w` bytes per element, as FixedSizeBinary.
+    Void(usize),
+}
+
+impl Kind {
+    /// The kind of `dtype`; refuses what has no Arrow type ([`value_type`]'s errors).
+    pub(super) fn of(dtype: &Dtype) -> Result<Kind> {
+        value_type(dtype)?;
+        Ok(match dtype {
+            Dtype::I8
+            | Dtype::U8
+            | Dtype::I16(_)
+            | Dtype::I32(_)
+            | Dtype::I64(_)
+            | Dtype::U16(_)
+            | Dtype::U32(_)
+            | Dtype::U64(_)
+            | Dtype::F32(_)
+            | Dtype::F64(_) => Kind::Native,
+            Dtype::Bool => Kind::Bool,
+            Dtype::F16(_) => Kind::F16,
+            Dtype::C64(_) | Dtype::C128(_) => Kind::Complex,
+            Dtype::DateTime(..) | Dtype::TimeDelta(..) => Kind::Time(time_kind(dtype)),
+            Dtype::Bytes(w) => Kind::Bytes(*w),
+            Dtype::Unicode(w, _) => Kind::Unicode(*w),
+            Dtype::Void(w) => Kind::Void(*w),
+            Dtype::Record(_) => return Err(out_of_range()),
+        })
+    }
+
+    /// Stored units per element (the width of `S`, `U` and `V`; 1 otherwise).
+    pub(super) fn width(self) -> usize {
+        match self {
+            Kind::Bytes(w) | Kind::Unicode(w) | Kind::Void(w) => w,
+            _ => 1,
+        }
+    }
+
+    /// Refuses string and void kinds, which have no zero, for `what` (non-zeros, CSR).
+    pub(super) fn numeric(self, what: &str) -> Result<Kind> {
+        match self {
+            Kind::Bytes(_) | Kind::Unicode(_) | Kind::Void(_) => Err(Error::unplaced(
+                ErrorKind::UnsupportedDtype,
+                format!("a numeric, bool, complex or datetime dtype for {what}"),
+            )
+            .found("a string or void dtype")),
+            other => Ok(other),
+        }
+    }
 }
 
 pub(super) fn arrow_unit(u: &DateUnit) -> Option<Unit> {

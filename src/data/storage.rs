@@ -5,7 +5,8 @@
 //! and the number of units per element. From it come the enum itself, the storage for a
 //! dtype ([`ArrayData::with_capacity`], [`units_per_element`]) and the two dispatch macros
 //! every storage-level operation goes through: `with_units!` (run generic code on the
-//! variant's vector) and `map_units!` (the same, rebuilding the same variant). Adding a
+//! variant's vector) and `map_units!` (the same, rebuilding the same variant), and
+//! `for_each_family!`, which hands the rows to a layer above (Arrow's storage). Adding a
 //! dtype family is one row here plus its value semantics where they differ
 //! ([`Unit`](crate::data::codec::Unit) for its bytes, the consumers' formatting).
 //!
@@ -99,6 +100,16 @@ macro_rules! dtype_families {
             };
         }
 
+        /// Calls `$m! { Variant(unit), … }` with every row of the table, so that a layer
+        /// above generates its own per-family storage from this one list (Arrow's shared
+        /// buffers: `arrow::views::Units`).
+        #[allow(unused_macros)] // used by the `arrow` feature only
+        macro_rules! for_each_family {
+            ($d m:ident) => {
+                $d m! { $( $variant($unit), )* }
+            };
+        }
+
         /// Stored units per element for `dtype` in [`ArrayData`] (1, or the width of
         /// `S`/`U`/`V` and records).
         pub(crate) fn units_per_element(dtype: &Dtype) -> usize {
@@ -121,9 +132,9 @@ macro_rules! dtype_families {
 }
 
 dtype_families!($);
-#[allow(clippy::single_component_path_imports)]
-// exports the macro by path (`data::storage::with_units`)
-pub(crate) use {map_units, with_units};
+#[allow(clippy::single_component_path_imports, unused_imports)]
+// exports the macros by path (`data::storage::with_units`); `for_each_family` serves `arrow`
+pub(crate) use {for_each_family, map_units, with_units};
 
 impl ArrayData {
     /// Number of stored units (elements for numeric types; bytes/chars for S, U, V, records).
