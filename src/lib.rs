@@ -87,6 +87,9 @@ pub use io::decode::PayloadDecoder;
 pub use io::read::{
     check_length, file_length, read_bytes, read_file, read_from, read_header, read_path,
 };
+// Parts of a file: views over borrowed bytes, row ranges, row chunks.
+pub use io::rows::{RowChunks, RowReader};
+pub use io::view::{ArrayView, View};
 
 /// Writing `.npy` files byte-identical to `np.save` (see also [`NpyArray::write`]).
 pub mod write {

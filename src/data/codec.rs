@@ -161,22 +161,33 @@ pub(crate) fn check_record_text(r: &Record, bytes: &[u8], offset: u64) -> Result
             let field = rec.get(f.offset..end).unwrap_or_default();
             let at = base.saturating_add(f.offset as u64);
             match &f.dtype {
-                Dtype::Unicode(_, e) => {
-                    for (k, unit) in field.chunks_exact(4).enumerate() {
-                        let b: [u8; 4] = unit.try_into().unwrap_or_default();
-                        let u = match e {
-                            Endian::Big => u32::from_be_bytes(b),
-                            Endian::Little => u32::from_le_bytes(b),
-                        };
-                        utf32_char(u, at.saturating_add((k as u64).saturating_mul(4)))?;
-                    }
-                }
+                Dtype::Unicode(_, e) => check_utf32(field, *e, at)?,
                 Dtype::Record(inner) => check_record_text(inner, field, at)?,
                 _ => {}
             }
         }
     }
     Ok(())
+}
+
+/// Checks that every UTF-32 code unit of `bytes` (file offset `at`) is a character.
+fn check_utf32(bytes: &[u8], e: Endian, at: u64) -> Result<()> {
+    for (k, unit) in bytes.chunks_exact(4).enumerate() {
+        let u = u32::decode_one(unit, e);
+        utf32_char(u, at.saturating_add((k as u64).saturating_mul(4)))?;
+    }
+    Ok(())
+}
+
+/// Checks payload bytes of `dtype` as decoding them would, without decoding: `U` text
+/// (also inside records) must be characters ([`ErrorKind::BadPayload`] at the unit's
+/// offset, `offset` being the file offset of `bytes[0]`). Every other dtype's bytes are values.
+pub(crate) fn check_text(dtype: &Dtype, bytes: &[u8], offset: u64) -> Result<()> {
+    match dtype {
+        Dtype::Unicode(_, e) => check_utf32(bytes, *e, offset),
+        Dtype::Record(r) => check_record_text(r, bytes, offset),
+        _ => Ok(()),
+    }
 }
 
 /// Whether `dtype` holds a `U` type anywhere.

@@ -56,6 +56,20 @@ pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed
     #[doc(hidden)]
     fn swap_bytes_in_place(_values: &mut [Self]) {}
 
+    /// Decodes the element at the start of `bytes` (which holds at least
+    /// [`SIZE`](Element::SIZE) bytes; missing bytes read as zero). Used by views, which
+    /// decode one element at a time instead of copying the payload.
+    #[doc(hidden)]
+    fn decode_one(bytes: &[u8], endian: Endian) -> Self;
+
+    /// `bytes` as values without a copy, when they are aligned for this type, a whole number
+    /// of values, and every bit pattern is a value (feature `bytemuck`); the caller checks
+    /// that the byte order is the host's.
+    #[doc(hidden)]
+    fn cast_slice(_bytes: &[u8]) -> Option<&[Self]> {
+        None
+    }
+
     /// The values of `data` when it holds this type's variant (moved, not copied;
     /// `f2` and complex values are converted in one pass), else `data` back.
     #[doc(hidden)]
@@ -128,6 +142,20 @@ macro_rules! numeric_element {
                         .for_each(|v| out.extend_from_slice(&v.to_be_bytes())),
                 }
             }
+            fn decode_one(bytes: &[u8], endian: Endian) -> Self {
+                let b: [u8; $n] = bytes
+                    .get(..$n)
+                    .and_then(|b| b.try_into().ok())
+                    .unwrap_or_default();
+                match endian {
+                    Endian::Little => <$t>::from_le_bytes(b),
+                    Endian::Big => <$t>::from_be_bytes(b),
+                }
+            }
+            #[cfg(feature = "bytemuck")]
+            fn cast_slice(bytes: &[u8]) -> Option<&[Self]> {
+                bytemuck::try_cast_slice(bytes).ok()
+            }
             #[cfg(feature = "bytemuck")]
             fn bytes_mut(values: &mut [Self]) -> Option<&mut [u8]> {
                 Some(bytemuck::cast_slice_mut(values))
@@ -176,6 +204,9 @@ macro_rules! byte_element {
             fn decode_into(bytes: &[u8], _endian: Endian, out: &mut Vec<Self>) {
                 out.extend(bytes.iter().map($from));
             }
+            fn decode_one(bytes: &[u8], _endian: Endian) -> Self {
+                bytes.first().map($from).unwrap_or_default()
+            }
             fn encode_into(values: &[Self], _endian: Endian, out: &mut Vec<u8>) {
                 out.extend(values.iter().map($to));
             }
@@ -184,8 +215,25 @@ macro_rules! byte_element {
     };
 }
 
-byte_element!(u8, U8, |&b| b, |&v| v);
-byte_element!(i8, I8, |&b| i8::from_le_bytes([b]), |&v| v.to_le_bytes()[0]);
+byte_element!(u8, U8, |&b| b, |&v| v, {
+    same_variant_data!(U8);
+    fn cast_slice(bytes: &[u8]) -> Option<&[Self]> {
+        Some(bytes)
+    }
+});
+byte_element!(
+    i8,
+    I8,
+    |&b| i8::from_le_bytes([b]),
+    |&v| v.to_le_bytes()[0],
+    {
+        same_variant_data!(I8);
+        #[cfg(feature = "bytemuck")]
+        fn cast_slice(bytes: &[u8]) -> Option<&[Self]> {
+            Some(bytemuck::cast_slice(bytes))
+        }
+    }
+);
 // NumPy reads any non-zero byte as True and writes True as 1. `ArrayData::Bool` keeps the
 // file's bytes (as NumPy's memory does), so the typed values convert from and to them.
 byte_element!(bool, Bool, |&b| b != 0, |&v| u8::from(v), {
@@ -222,6 +270,9 @@ mod half_impl {
             let mut bits = Vec::with_capacity(bytes.len() / 2);
             u16::decode_into(bytes, endian, &mut bits);
             out.extend(bits.into_iter().map(f16::from_bits));
+        }
+        fn decode_one(bytes: &[u8], endian: Endian) -> Self {
+            f16::from_bits(u16::decode_one(bytes, endian))
         }
         fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
             let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
@@ -263,6 +314,13 @@ mod complex_impl {
                     let mut pairs = Vec::with_capacity(bytes.len() / $n);
                     decode_pairs::<$f>(bytes, endian, &mut pairs);
                     out.extend(pairs.into_iter().map(|[re, im]| Complex::new(re, im)));
+                }
+                fn decode_one(bytes: &[u8], endian: Endian) -> Self {
+                    let half = bytes.get($n / 2..).unwrap_or_default();
+                    Complex::new(
+                        <$f>::decode_one(bytes, endian),
+                        <$f>::decode_one(half, endian),
+                    )
                 }
                 fn encode_into(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                     let parts: Vec<$f> = values.iter().flat_map(|c| [c.re, c.im]).collect();

@@ -194,6 +194,22 @@ impl Header {
         self.payload_offset
     }
 
+    /// The payload's byte range in the file: from [`payload_offset`](Header::payload_offset),
+    /// [`payload_len`](Header::payload_len) bytes. A file of exactly `range.end` bytes holds
+    /// the array and nothing else; the bytes of the range are what a view borrows.
+    ///
+    /// ```
+    /// use npyguard::{write::to_vec, Header, NpyArray, ReadOptions};
+    /// let file = to_vec(&NpyArray::from_vec(vec![1u32, 2, 3], vec![3]).unwrap().to_array()).unwrap();
+    /// let h = Header::from_bytes(&file, &ReadOptions::default()).unwrap();
+    /// assert_eq!(h.payload_range(), 128..140);
+    /// assert_eq!(h.payload_range().end, file.len() as u64);
+    /// ```
+    pub fn payload_range(&self) -> std::ops::Range<u64> {
+        let end = self.payload_offset.saturating_add(self.payload_len as u64);
+        self.payload_offset..end
+    }
+
     /// The header's dict as `np.save` writes it (sorted keys, no padding), e.g.
     /// `{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }`.
     pub fn to_dict_text(&self) -> String {

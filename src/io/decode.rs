@@ -365,6 +365,11 @@ impl<S: Sink> Decoder<S> {
         self.offset
     }
 
+    /// Sets the file offset of the next byte (for a part of a payload read on its own).
+    pub(crate) fn set_offset(&mut self, offset: u64) {
+        self.offset = offset;
+    }
+
     pub(crate) fn into_parts(self) -> (Header, S) {
         (self.header, self.sink)
     }

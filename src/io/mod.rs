@@ -3,4 +3,6 @@
 
 pub(crate) mod decode;
 pub(crate) mod read;
+pub(crate) mod rows;
+pub(crate) mod view;
 pub(crate) mod write;

@@ -30,7 +30,7 @@ use crate::io::decode::{Decoder, Sink};
 use crate::options::ReadOptions;
 
 /// Size of the buffer payload bytes are read through.
-const CHUNK: usize = 1 << 18;
+pub(crate) const CHUNK: usize = 1 << 18;
 
 /// Reads a whole `.npy` file held in memory.
 pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Array> {
@@ -138,7 +138,7 @@ impl<T: Element> NpyArray<T> {
     }
 }
 
-fn check_type<T: Element>(h: &Header) -> Result<()> {
+pub(crate) fn check_type<T: Element>(h: &Header) -> Result<()> {
     if T::endian_of(h.dtype()).is_none() {
         return Err(Error::unplaced(
             ErrorKind::TypeMismatch,
@@ -243,7 +243,7 @@ fn truncated_file(payload_end: u64, len: u64) -> Error {
 }
 
 /// Checks the total size a header implies against the file-size limit.
-fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
+pub(crate) fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
     if let Some(limit) = opts.max_file_bytes {
         let total = header
             .payload_offset()
@@ -288,7 +288,7 @@ fn read_slice_into<S: Sink>(
     Ok(dec.into_parts())
 }
 
-fn trailing(offset: u64) -> Error {
+pub(crate) fn trailing(offset: u64) -> Error {
     Error::new(
         ErrorKind::TrailingBytes,
         offset,
@@ -298,7 +298,7 @@ fn trailing(offset: u64) -> Error {
 }
 
 /// Fills `buf` from `r` as far as the input goes; returns the bytes read.
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8], offset: u64) -> Result<usize> {
+pub(crate) fn read_full<R: Read>(r: &mut R, buf: &mut [u8], offset: u64) -> Result<usize> {
     let mut filled = 0usize;
     while let Some(rest) = buf.get_mut(filled..) {
         if rest.is_empty() {

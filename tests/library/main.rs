@@ -14,3 +14,4 @@ mod grammar_agreement;
 mod header_cases;
 mod npz;
 mod roundtrip;
+mod views;

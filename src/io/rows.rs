@@ -1,0 +1,302 @@
+//! Parts of a file by rows: [`RowReader`] reads any rows of a seekable input, touching only
+//! their bytes; [`RowChunks`] streams any `Read` as consecutive row chunks. Both check what a
+//! full read checks (header, limits, length or trailing bytes, `U` text), and both hold at
+//! most the rows asked for in memory.
+//!
+//! Rows are along the first axis. A C-order file's rows are contiguous: one read each. A
+//! Fortran-order file's rows are gathered: rows `a..b` are one run of `b - a` elements in
+//! each column (each index of the other axes), so [`RowReader`] reads those runs (memory is
+//! still the rows asked for, the seeks are one per column); [`RowChunks`], which cannot seek,
+//! refuses Fortran-order files of more than one dimension.
+//!
+//! ```
+//! use npyguard::{write::to_vec, ArrayData, Endian, NpyArray, ReadOptions, RowReader};
+//! use std::io::Cursor;
+//! // [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] in Fortran order.
+//! let f = NpyArray::from_vec((0..12i32).collect(), vec![4, 3]).unwrap().to_array().to_fortran_order();
+//! let file = to_vec(&f).unwrap();
+//! let mut rows = RowReader::new(Cursor::new(file), &ReadOptions::default()).unwrap();
+//! let part = rows.read_rows(1..3).unwrap();
+//! assert_eq!(part.shape(), &[2, 3]);
+//! assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8]));
+//! ```
+
+use std::fs::File;
+use std::io::{ErrorKind as IoKind, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::Path;
+
+use crate::data::array::Array;
+use crate::data::storage::ArrayData;
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::header::Header;
+use crate::io::decode::Decoder;
+use crate::io::read::{check_claim, check_length, read_full, read_header, trailing, CHUNK};
+use crate::io::view::{check_rows, row_span, sub_header};
+use crate::options::ReadOptions;
+
+/// A validated `.npy` on a seekable input, read by row ranges (see the [module docs](self)).
+#[derive(Debug)]
+pub struct RowReader<R> {
+    reader: R,
+    header: Header,
+    /// Stream position of the file's first byte.
+    base: u64,
+}
+
+impl RowReader<File> {
+    /// Opens `path` and validates it ([`RowReader::new`]).
+    pub fn open(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<RowReader<File>> {
+        let path = path.as_ref();
+        let file = File::open(path)
+            .map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
+        crate::io::read::file_length(&file, opts)?;
+        RowReader::new(file, opts)
+    }
+}
+
+impl<R: Read + Seek> RowReader<R> {
+    /// Reads and validates the header of the `.npy` that starts at `reader`'s position and
+    /// checks the input's length as a full read would (size limit, truncation, trailing
+    /// bytes). No payload byte is read.
+    pub fn new(mut reader: R, opts: &ReadOptions) -> Result<RowReader<R>> {
+        let base = reader.stream_position().map_err(|e| Error::io(0, e))?;
+        let header = read_header(&mut reader, opts)?;
+        let end = reader.seek(SeekFrom::End(0)).map_err(|e| Error::io(0, e))?;
+        check_length(&header, end.saturating_sub(base), opts)?;
+        if header.dtype().itemsize() > 0 {
+            header.check_backed(header.shape().first().copied().unwrap_or(1) as u64, "rows")?;
+        }
+        Ok(RowReader {
+            reader,
+            header,
+            base,
+        })
+    }
+
+    /// The whole file's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Rows of the first axis (1 for a 0-d array).
+    pub fn num_rows(&self) -> usize {
+        self.header.shape().first().copied().unwrap_or(1)
+    }
+
+    /// Rows `rows` of the first axis as an array of shape `(rows.len(), ...)` in the file's
+    /// memory order, reading only their bytes. A 0-d array is one row.
+    /// [`ErrorKind::InvalidInput`] for rows outside the array.
+    pub fn read_rows(&mut self, rows: Range<usize>) -> Result<Array> {
+        if self.header.shape().is_empty() {
+            return self.read_whole(rows);
+        }
+        let n = check_rows(&self.header, &rows)?;
+        let sub = sub_header(&self.header, n)?;
+        let mut data = ArrayData::with_capacity(sub.dtype(), sub.element_count());
+        if sub.payload_len() > 0 {
+            let at = self.header.payload_offset();
+            if self.header.fortran_order() && self.header.shape().len() > 1 {
+                let size = self.header.dtype().itemsize();
+                let total = self.num_rows();
+                let columns = self.header.element_count().checked_div(total).unwrap_or(0);
+                for c in 0..columns {
+                    let first = c.saturating_mul(total).saturating_add(rows.start);
+                    let off = at.saturating_add(first.saturating_mul(size) as u64);
+                    self.read_segment(off, n.saturating_mul(size), &mut data)?;
+                }
+            } else {
+                let (_, span) = row_span(&self.header, &rows)?;
+                let off = at.saturating_add(span.start as u64);
+                self.read_segment(off, span.len(), &mut data)?;
+            }
+        }
+        Ok(Array::from_parts(sub, data))
+    }
+
+    /// Consecutive chunks of `rows_per_chunk` rows (at least 1) covering the array, in order;
+    /// an array without rows gives one empty chunk (so its dtype and shape are seen).
+    pub fn chunks(&mut self, rows_per_chunk: usize) -> impl Iterator<Item = Result<Array>> + '_ {
+        let step = rows_per_chunk.max(1);
+        let total = self.num_rows();
+        let mut next = Some(0usize);
+        std::iter::from_fn(move || {
+            let start = next?;
+            let end = start.saturating_add(step).min(total);
+            next = (end < total).then_some(end);
+            Some(self.read_rows(start..end))
+        })
+    }
+
+    /// The input back.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    /// A 0-d array is one row: rows `0..1` are the array, an empty range an empty 1-D array.
+    fn read_whole(&mut self, rows: Range<usize>) -> Result<Array> {
+        if rows.start > rows.end || rows.end > 1 {
+            return Err(
+                Error::unplaced(ErrorKind::InvalidInput, "a row range inside 0..1")
+                    .found(format!("{}..{} of a 0-d array", rows.start, rows.end)),
+            );
+        }
+        let mut data = ArrayData::with_capacity(self.header.dtype(), 1);
+        if rows.is_empty() {
+            let h = Header::new(self.header.dtype().clone(), vec![0], false)?;
+            return Ok(Array::from_parts(h, data));
+        }
+        let (at, len) = (self.header.payload_offset(), self.header.payload_len());
+        self.read_segment(at, len, &mut data)?;
+        Ok(Array::from_parts(sub_header(&self.header, 1)?, data))
+    }
+
+    /// Reads `len` bytes at file offset `at` and decodes them into `data`, through a buffer
+    /// of at most about [`CHUNK`] bytes (a whole number of elements).
+    fn read_segment(&mut self, at: u64, len: usize, data: &mut ArrayData) -> Result<()> {
+        let size = self.header.dtype().itemsize().max(1);
+        let piece = CHUNK
+            .checked_div(size)
+            .unwrap_or(1)
+            .max(1)
+            .saturating_mul(size);
+        let mut buf = vec![0u8; piece.min(len)];
+        let pos = self.base.saturating_add(at);
+        self.reader
+            .seek(SeekFrom::Start(pos))
+            .map_err(|e| Error::io(at, e))?;
+        let mut done = 0usize;
+        while done < len {
+            let k = piece.min(len.saturating_sub(done));
+            let chunk = buf.get_mut(..k).unwrap_or_default();
+            let off = at.saturating_add(done as u64);
+            self.reader.read_exact(chunk).map_err(|e| match e.kind() {
+                IoKind::UnexpectedEof => {
+                    Error::new(ErrorKind::Truncated, off, format!("{k} more payload bytes"))
+                        .found("end of input (the file shrank after it was checked)")
+                }
+                _ => Error::io(off, e),
+            })?;
+            data.push_bytes(self.header.dtype(), chunk, off)?;
+            done = done.saturating_add(k);
+        }
+        Ok(())
+    }
+}
+
+/// Consecutive row chunks of a `.npy` read from any `Read` (see the [module docs](self)):
+/// each item is an array of shape `(k, ...)` with `k` at most the chunk size; after the last
+/// row, the end of the input is checked (trailing bytes refused unless
+/// [`allow_trailing_bytes`](ReadOptions::with_allow_trailing_bytes)). Memory is one chunk.
+///
+/// ```
+/// use npyguard::{write::to_vec, ArrayData, NpyArray, ReadOptions, RowChunks};
+/// let file = to_vec(&NpyArray::from_vec((0..10u8).collect(), vec![5, 2]).unwrap().to_array()).unwrap();
+/// let chunks: Vec<_> = RowChunks::new(&file[..], 2, &ReadOptions::default())
+///     .unwrap()
+///     .collect::<Result<_, _>>()
+///     .unwrap();
+/// assert_eq!(chunks.len(), 3);
+/// assert_eq!(chunks[2].shape(), &[1, 2]);
+/// assert_eq!(chunks[2].data(), &ArrayData::U8(vec![8, 9]));
+/// ```
+#[derive(Debug)]
+pub struct RowChunks<R> {
+    reader: R,
+    header: Header,
+    step: usize,
+    /// The next row; `None` once the end was checked (or an error was returned).
+    next: Option<usize>,
+    /// File offset of the next byte.
+    offset: u64,
+    allow_trailing: bool,
+}
+
+impl<R: Read> RowChunks<R> {
+    /// Reads and validates the header; refuses Fortran-order arrays of more than one
+    /// dimension ([`ErrorKind::InvalidInput`]: their rows need seeking, see [`RowReader`]).
+    pub fn new(mut reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
+        let header = read_header(&mut reader, opts)?;
+        check_claim(&header, opts)?;
+        if header.fortran_order() && header.shape().len() > 1 {
+            return Err(Error::unplaced(
+                ErrorKind::InvalidInput,
+                "a C-order array for streaming by rows (Fortran-order rows need a seekable input: RowReader)",
+            )
+            .found("a Fortran-order array of more than one dimension"));
+        }
+        let rows = header.shape().first().copied().unwrap_or(1);
+        if header.dtype().itemsize() > 0 {
+            header.check_backed(rows as u64, "rows")?;
+        }
+        let offset = header.payload_offset();
+        Ok(RowChunks {
+            reader,
+            header,
+            step: rows_per_chunk.max(1),
+            next: Some(0),
+            offset,
+            allow_trailing: opts.allow_trailing_bytes,
+        })
+    }
+
+    /// The whole file's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn chunk(&mut self, start: usize) -> Result<Array> {
+        let total = self.header.shape().first().copied().unwrap_or(1);
+        let end = start.saturating_add(self.step).min(total);
+        let sub = if self.header.shape().is_empty() {
+            self.header.clone()
+        } else {
+            row_span(&self.header, &(start..end))?.0
+        };
+        // The decoder grows its storage as bytes arrive (a header may claim rows that
+        // the stream does not hold) and carries partial elements between reads.
+        let sink = ArrayData::with_capacity(sub.dtype(), 0);
+        let mut dec = Decoder::with_sink(sub, sink);
+        dec.set_offset(self.offset);
+        let mut buf = vec![0u8; CHUNK.min(dec.remaining())];
+        while !dec.is_complete() {
+            let want = buf.len().min(dec.remaining());
+            let piece = buf.get_mut(..want).unwrap_or_default();
+            let got = read_full(&mut self.reader, piece, dec.offset())?;
+            if got == 0 {
+                break;
+            }
+            dec.feed(piece.get(..got).unwrap_or_default())?;
+        }
+        dec.check_complete()?;
+        self.offset = dec.offset();
+        if end >= total {
+            self.check_end()?;
+        } else {
+            self.next = Some(end);
+        }
+        let (sub, data) = dec.into_parts();
+        Ok(Array::from_parts(sub, data))
+    }
+
+    /// After the payload: the input must end (unless trailing bytes are allowed).
+    fn check_end(&mut self) -> Result<()> {
+        if self.allow_trailing {
+            return Ok(());
+        }
+        let mut one = [0u8; 1];
+        if read_full(&mut self.reader, &mut one, self.offset)? > 0 {
+            return Err(trailing(self.offset));
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for RowChunks<R> {
+    type Item = Result<Array>;
+
+    fn next(&mut self) -> Option<Result<Array>> {
+        let start = self.next.take()?;
+        Some(self.chunk(start))
+    }
+}
