@@ -3,6 +3,10 @@
 use crate::arrow::buffers::arc;
 use crate::arrow::geom::ColWidth;
 use crate::arrow::geom::Geom;
+use crate::arrow::plan::bad_layout;
+use crate::arrow::plan::schema_metadata;
+use crate::arrow::plan::Layout;
+use crate::arrow::plan::Plan;
 use crate::arrow::support::arrow_err;
 use crate::arrow::support::mul;
 use crate::arrow::support::out_of_range;
@@ -14,7 +18,6 @@ use crate::arrow::views::Csr as CsrParts;
 use crate::arrow::views::FBlockRows;
 use crate::arrow::views::NonZeros;
 use crate::arrow::views::Units;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -27,77 +30,6 @@ use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
 
 use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::dtype::Dtype;
-
-/// Most input rows in one batch of [`Dataset::default_batch_rows`] (64 Ki).
-///
-/// ```
-/// assert_eq!(npyguard::arrow::DEFAULT_BATCH_ROWS, 64 * 1024);
-/// ```
-pub const DEFAULT_BATCH_ROWS: usize = 65_536;
-
-/// The approximate size [`Dataset::default_batch_rows`] keeps one batch under (64 MiB).
-///
-/// ```
-/// assert_eq!(npyguard::arrow::TARGET_BATCH_BYTES, 64 << 20);
-/// ```
-pub const TARGET_BATCH_BYTES: usize = 64 << 20;
-
-/// How an array becomes a table (see the [module docs](crate::arrow)).
-///
-/// ```
-/// use npyguard::arrow::Layout;
-/// assert_eq!(Layout::NonZeros.name(), "nonzeros");
-/// assert_eq!("rowlists".parse::<Layout>().unwrap(), Layout::RowLists);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Layout {
-    /// One column per NumPy column, `c1..cN` (1-D: one column `c1`).
-    Columns,
-    /// One column `c1` of `FixedSizeList` rows (2-D only).
-    RowLists,
-    /// Long form `row_no`, `col_no`, `val` of the non-zero elements, row-major.
-    NonZeros,
-}
-
-impl Layout {
-    /// The layout's name as the CLI spells it: `columns`, `rowlists`, `nonzeros`.
-    ///
-    /// ```
-    /// assert_eq!(npyguard::arrow::Layout::Columns.name(), "columns");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::Columns => "columns",
-            Layout::RowLists => "rowlists",
-            Layout::NonZeros => "nonzeros",
-        }
-    }
-}
-
-impl std::str::FromStr for Layout {
-    type Err = Error;
-
-    /// Parses `columns`, `rowlists` or `nonzeros`.
-    ///
-    /// ```
-    /// use npyguard::arrow::Layout;
-    /// assert_eq!("nonzeros".parse::<Layout>().unwrap(), Layout::NonZeros);
-    /// assert!("sparse".parse::<Layout>().is_err());
-    /// ```
-    fn from_str(s: &str) -> Result<Layout> {
-        match s {
-            "columns" => Ok(Layout::Columns),
-            "rowlists" => Ok(Layout::RowLists),
-            "nonzeros" => Ok(Layout::NonZeros),
-            other => Err(Error::unplaced(
-                ErrorKind::InvalidInput,
-                "a layout: columns, rowlists or nonzeros",
-            )
-            .found(format!("{other:?}"))),
-        }
-    }
-}
 
 /// A NumPy array held for conversion to Arrow record batches in one [`Layout`].
 ///
@@ -122,37 +54,13 @@ impl std::str::FromStr for Layout {
 /// ```
 #[derive(Debug)]
 pub struct Dataset {
-    pub(super) units: Units,
-    pub(super) kind: Kind,
+    /// The table the whole array makes (schema, sizes).
+    pub(super) plan: Plan,
+    /// The geometry of the rows held here (the whole array, or a chunk of it).
     pub(super) geom: Geom,
-    pub(super) layout: Layout,
-    pub(super) schema: SchemaRef,
-    pub(super) col_width: ColWidth,
-    /// Bytes one input row takes in an output batch, at most (for batch sizing).
-    pub(super) row_bytes: usize,
-    /// Bytes of one output row's values (for Parquet row-group sizing).
-    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
-    pub(super) out_row_bytes: usize,
-}
-
-pub(super) fn schema_metadata(array: &Array, layout: Layout) -> HashMap<String, String> {
-    let shape: Vec<u64> = array.shape().iter().map(|&d| d as u64).collect();
-    HashMap::from([
-        ("numpy.dtype".to_string(), array.dtype().typestr()),
-        (
-            "numpy.shape".to_string(),
-            crate::format::repr::py_shape(&shape),
-        ),
-        (
-            "numpy.fortran_order".to_string(),
-            array.fortran_order().to_string(),
-        ),
-        ("npyguard.layout".to_string(), layout.name().to_string()),
-    ])
-}
-
-pub(super) fn bad_layout(expected: &str, shape: &[usize]) -> Error {
-    Error::unplaced(ErrorKind::InvalidInput, expected.to_string()).found(format!("shape {shape:?}"))
+    pub(super) units: Units,
+    /// The whole array's row number of this dataset's first row (non-zeros' `row_no`).
+    pub(super) first_row: usize,
 }
 
 impl Dataset {
@@ -171,77 +79,27 @@ impl Dataset {
     /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
     /// ```
     pub fn new(array: Array, layout: Layout) -> Result<Dataset> {
-        let geom = Geom::of(&array)?;
-        // A zero-size array (shape (2**40, 0) or (0, 2**60)) has rows or columns that no
-        // byte backs: each costs a field, a batch or a line of output, so bound them.
-        array
-            .header()
-            .check_backed(geom.rows as u64, "table rows")?;
-        array
-            .header()
-            .check_backed(geom.cols as u64, "table columns")?;
-        let dtype = array.dtype().clone();
-        let item = value_field("item", &dtype)?;
-        let kind = Kind::of(&dtype)?;
-        let col_width = ColWidth::of(geom.cols);
-        let fields: Vec<Field> = match layout {
-            Layout::Columns => (1..=geom.cols)
-                .map(|i| item.clone().with_name(format!("c{i}")))
-                .collect(),
-            Layout::RowLists => {
-                let size = i32::try_from(geom.cols).ok().filter(|&n| n > 0);
-                let (true, Some(size)) = (geom.two_d, size) else {
-                    return Err(bad_layout(
-                        "a 2-D array with 1 to 2^31 - 1 columns for row lists",
-                        array.shape(),
-                    ));
-                };
-                vec![Field::new(
-                    "c1",
-                    DataType::FixedSizeList(Arc::new(item.clone()), size),
-                    false,
-                )]
-            }
-            Layout::NonZeros => {
-                if matches!(dtype, Dtype::Bytes(_) | Dtype::Unicode(..) | Dtype::Void(_)) {
-                    return Err(Error::unplaced(
-                        ErrorKind::UnsupportedDtype,
-                        "a numeric, bool, complex or datetime dtype for non-zeros",
-                    )
-                    .found(dtype.typestr()));
-                }
-                vec![
-                    Field::new("row_no", DataType::Int64, false),
-                    Field::new("col_no", col_width.data_type(), false),
-                    item.clone().with_name("val"),
-                ]
-            }
-        };
-        let schema = Arc::new(Schema::new_with_metadata(
-            fields,
-            schema_metadata(&array, layout),
-        ));
-        let per = dtype.itemsize().max(1);
-        let per = if layout == Layout::NonZeros {
-            per.saturating_add(16)
-        } else {
-            per
-        };
-        let row_bytes = geom.cols.saturating_mul(per).max(1);
-        let out_row_bytes = match layout {
-            Layout::NonZeros => dtype.itemsize().saturating_add(16),
-            Layout::Columns | Layout::RowLists => row_bytes,
-        };
+        let plan = Plan::new(array.header(), layout)?;
+        let geom = plan.geom;
         let (_, data) = array.into_parts();
         Ok(Dataset {
-            units: Units::own(data),
-            kind,
+            plan,
             geom,
-            layout,
-            schema,
-            col_width,
-            row_bytes,
-            out_row_bytes,
+            units: Units::own(data),
+            first_row: 0,
+        })
+    }
+
+    /// Rows `first_row..` of the array `plan` was made for, held by `part` (a chunk read
+    /// on its own): its batches are those rows of the whole array's table.
+    pub(super) fn part(part: Array, plan: &Plan, first_row: usize) -> Result<Dataset> {
+        let geom = plan.part_geom(part.header())?;
+        let (_, data) = part.into_parts();
+        Ok(Dataset {
+            plan: plan.clone(),
+            geom,
+            units: Units::own(data),
+            first_row,
         })
     }
 
@@ -253,7 +111,7 @@ impl Dataset {
     /// assert_eq!(Dataset::new(a, Layout::NonZeros).unwrap().layout(), Layout::NonZeros);
     /// ```
     pub fn layout(&self) -> Layout {
-        self.layout
+        self.plan.layout
     }
 
     /// The schema every batch has.
@@ -267,7 +125,7 @@ impl Dataset {
     /// assert_eq!(s.metadata()["numpy.shape"], "(2, 3)");
     /// ```
     pub fn schema(&self) -> SchemaRef {
-        Arc::clone(&self.schema)
+        Arc::clone(&self.plan.schema)
     }
 
     /// Rows of the NumPy array (elements of a 1-D array; 1 for a 0-d array): the unit of
@@ -282,8 +140,8 @@ impl Dataset {
         self.geom.rows
     }
 
-    /// Input rows per batch that keep one batch near [`TARGET_BATCH_BYTES`], at most
-    /// [`DEFAULT_BATCH_ROWS`] and at least 1.
+    /// Input rows per batch that keep one batch near [`TARGET_BATCH_BYTES`](crate::arrow::TARGET_BATCH_BYTES), at most
+    /// [`DEFAULT_BATCH_ROWS`](crate::arrow::DEFAULT_BATCH_ROWS) and at least 1.
     ///
     /// ```
     /// use npyguard::{arrow::{Dataset, Layout, DEFAULT_BATCH_ROWS}, NpyArray};
@@ -293,10 +151,7 @@ impl Dataset {
     /// assert_eq!(Dataset::new(wide, Layout::Columns).unwrap().default_batch_rows(), 8);
     /// ```
     pub fn default_batch_rows(&self) -> usize {
-        TARGET_BATCH_BYTES
-            .checked_div(self.row_bytes)
-            .unwrap_or(1)
-            .clamp(1, DEFAULT_BATCH_ROWS)
+        self.plan.default_batch_rows()
     }
 
     /// The batch for input rows `rows` (clamped to the array).
@@ -311,11 +166,11 @@ impl Dataset {
     /// assert_eq!(b.column(1).as_primitive::<Int32Type>().values(), &[4, 7]);
     /// ```
     pub fn batch(&self, rows: Range<usize>) -> Result<RecordBatch> {
-        let (g, kind) = (self.geom, self.kind);
+        let (g, kind) = (self.geom, self.plan.kind);
         let end = rows.end.min(g.rows);
         let start = rows.start.min(end);
         let len = end.saturating_sub(start);
-        let columns = match self.layout {
+        let columns = match self.plan.layout {
             Layout::Columns => {
                 if g.fortran || g.cols == 1 {
                     (0..g.cols)
@@ -335,7 +190,7 @@ impl Dataset {
                     self.units.slice(g.index(start, 0), n, kind)?
                 };
                 let Some(DataType::FixedSizeList(item, size)) =
-                    self.schema.fields().first().map(|f| f.data_type())
+                    self.plan.schema.fields().first().map(|f| f.data_type())
                 else {
                     return Err(out_of_range());
                 };
@@ -344,11 +199,17 @@ impl Dataset {
                 vec![arc(list)]
             }
             Layout::NonZeros => {
-                let (rows, w) = (start..end, self.col_width);
-                Vec::from(self.units.apply(NonZeros { kind, g, rows, w })?)
+                let (rows, w, first_row) = (start..end, self.plan.col_width, self.first_row);
+                Vec::from(self.units.apply(NonZeros {
+                    kind,
+                    g,
+                    rows,
+                    w,
+                    first_row,
+                })?)
             }
         };
-        let n = match (self.layout, columns.first()) {
+        let n = match (self.plan.layout, columns.first()) {
             (Layout::NonZeros, Some(c)) => c.len(),
             _ => len,
         };
@@ -485,15 +346,17 @@ pub fn row_lists(array: Array) -> Result<RecordBatch> {
 /// assert_eq!(b.column(1).as_primitive::<Int16Type>().values(), &[1, 2]);
 /// ```
 pub fn nonzeros(array: &Array) -> Result<RecordBatch> {
-    let geom = Geom::of(array)?;
+    let geom = Geom::of(array.header())?;
     let w = ColWidth::of(geom.cols);
     let val = value_field("val", array.dtype())?;
     let (kind, rows) = (Kind::of(array.dtype())?, 0..geom.rows);
+    let first_row = 0;
     let op = NonZeros {
         kind,
         g: geom,
         rows,
         w,
+        first_row,
     };
     let columns = Vec::from(apply_to(array.data(), op)?);
     let fields = vec![
@@ -501,7 +364,8 @@ pub fn nonzeros(array: &Array) -> Result<RecordBatch> {
         Field::new("col_no", w.data_type(), false),
         val,
     ];
-    let schema = Schema::new_with_metadata(fields, schema_metadata(array, Layout::NonZeros));
+    let schema =
+        Schema::new_with_metadata(fields, schema_metadata(array.header(), Layout::NonZeros));
     RecordBatch::try_new(Arc::new(schema), columns).map_err(arrow_err)
 }
 
@@ -539,7 +403,7 @@ pub struct Csr {
 /// assert_eq!(arrow::csr(&a).unwrap().indices.values(), &[0, 1]);
 /// ```
 pub fn csr(array: &Array) -> Result<Csr> {
-    let g = Geom::of(array)?;
+    let g = Geom::of(array.header())?;
     if !g.two_d {
         return Err(bad_layout("a 2-D array for CSR", array.shape()));
     }

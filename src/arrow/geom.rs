@@ -2,8 +2,8 @@
 
 use arrow_schema::DataType;
 
-use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::header::Header;
 
 /// Most columns an array may have for `col_no` to be Int16 (Int32 beyond, up to
 /// 2³¹ − 1 columns; Int64 after that).
@@ -33,12 +33,10 @@ impl Geom {
     /// zero-size array (shape `(2**40, 0)` or `(0, 2**60)`) has rows or columns that no
     /// byte backs, and each costs a field, an index entry, a loop step or a line of output:
     /// they are bounded here, once ([`Header::check_backed`](crate::Header::check_backed)).
-    pub(super) fn of(array: &Array) -> Result<Geom> {
-        let g = Geom::new(array.shape(), array.fortran_order())?;
-        array.header().check_backed(g.rows as u64, "table rows")?;
-        array
-            .header()
-            .check_backed(g.cols as u64, "table columns")?;
+    pub(super) fn of(header: &Header) -> Result<Geom> {
+        let g = Geom::new(header.shape(), header.fortran_order())?;
+        header.check_backed(g.rows as u64, "table rows")?;
+        header.check_backed(g.cols as u64, "table columns")?;
         Ok(g)
     }
 

@@ -78,18 +78,20 @@ mod cells;
 mod dataset;
 mod geom;
 mod nonzeros;
+mod plan;
+mod stream;
 mod support;
 mod types;
 mod views;
 mod writers;
 
-pub use dataset::{
-    columns, csr, nonzeros, row_lists, Batches, Csr, Dataset, Layout, DEFAULT_BATCH_ROWS,
-    TARGET_BATCH_BYTES,
-};
+pub use dataset::{columns, csr, nonzeros, row_lists, Batches, Csr, Dataset};
 pub use geom::INT16_MAX_COLUMNS;
+pub use plan::{Layout, DEFAULT_BATCH_ROWS, TARGET_BATCH_BYTES};
+pub use stream::WriteStats;
+pub use stream::{BatchSource, ChunkedDataset};
 pub use types::data_type;
-pub use writers::{write_csv, write_ipc, WriteStats};
+pub use writers::{write_csv, write_ipc};
 #[cfg(feature = "parquet")]
 pub use writers::{write_parquet, ParquetOptions};
 

@@ -143,10 +143,12 @@ pub(super) fn exact_total<T>(
     nz_count(s, g, rows, zero).map(Some)
 }
 
+/// `row_no` (plus `first_row`), `col_no`, `val` of the non-zeros of `rows`.
 pub(super) fn nz_arrays<T: Copy + Default, C: ArrowPrimitiveType>(
     s: &[T],
     g: Geom,
     rows: Range<usize>,
+    first_row: usize,
     zero: impl Fn(&T) -> bool + Copy,
     mk: impl Fn(Vec<T>) -> Result<ArrayRef>,
 ) -> Result<[ArrayRef; 3]>
@@ -163,7 +165,7 @@ where
         nz_fill(s, g, &block, zero, &mut counts, &mut cols, &mut vals)?;
         row_nos.reserve_exact(vals.len().saturating_sub(row_nos.len()));
         for (r, &n) in block.zip(counts.iter()) {
-            let r = row_no(r)?;
+            let r = row_no(add(r, first_row)?)?;
             row_nos.extend(std::iter::repeat_n(r, n));
         }
         Ok(())

@@ -126,6 +126,8 @@ pub(super) struct NonZeros {
     pub(super) g: Geom,
     pub(super) rows: Range<usize>,
     pub(super) w: ColWidth,
+    /// Added to every `row_no` (the whole array's number of the units' first row).
+    pub(super) first_row: usize,
 }
 
 impl UnitOp for NonZeros {
@@ -138,11 +140,11 @@ impl UnitOp for NonZeros {
             let n = v.len();
             T::array(v, n, kind)
         };
-        let (g, rows) = (self.g, self.rows);
+        let (g, rows, first) = (self.g, self.rows, self.first_row);
         match self.w {
-            ColWidth::I16 => nz_arrays::<_, Int16Type>(s, g, rows, zero, mk),
-            ColWidth::I32 => nz_arrays::<_, Int32Type>(s, g, rows, zero, mk),
-            ColWidth::I64 => nz_arrays::<_, Int64Type>(s, g, rows, zero, mk),
+            ColWidth::I16 => nz_arrays::<_, Int16Type>(s, g, rows, first, zero, mk),
+            ColWidth::I32 => nz_arrays::<_, Int32Type>(s, g, rows, first, zero, mk),
+            ColWidth::I64 => nz_arrays::<_, Int64Type>(s, g, rows, first, zero, mk),
         }
     }
 }

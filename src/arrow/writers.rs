@@ -1,7 +1,8 @@
 //! Arrow IPC, CSV and Parquet writers for a [`Dataset`], with progress and statistics.
 
-use crate::arrow::dataset::Dataset;
-use crate::arrow::dataset::Layout;
+use crate::arrow::plan::Layout;
+use crate::arrow::stream::BatchSource;
+use crate::arrow::stream::WriteStats;
 use crate::arrow::support::arrow_err;
 use crate::arrow::support::out_of_range;
 use std::io::Write;
@@ -11,43 +12,6 @@ use arrow_array::{Array as _, RecordBatch, RecordBatchOptions, StructArray};
 use arrow_schema::{DataType, Schema};
 
 use crate::error::{Error, ErrorKind, Result};
-
-/// What a dataset writer wrote.
-///
-/// ```
-/// let s = npyguard::arrow::WriteStats::default();
-/// assert_eq!((s.input_rows, s.rows, s.batches), (0, 0, 0));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct WriteStats {
-    /// Input (NumPy) rows converted.
-    pub input_rows: usize,
-    /// Table rows written.
-    pub rows: usize,
-    /// Batches produced.
-    pub batches: usize,
-}
-
-/// Runs `sink` on each batch of `ds`, reporting input rows done to `progress`.
-pub(super) fn drive(
-    ds: &Dataset,
-    rows_per_batch: usize,
-    mut progress: impl FnMut(usize),
-    mut sink: impl FnMut(&RecordBatch) -> Result<()>,
-) -> Result<WriteStats> {
-    let mut stats = WriteStats::default();
-    let mut it = ds.batches(rows_per_batch);
-    while let Some(rows) = it.next_rows() {
-        let Some(batch) = it.next() else { break };
-        let batch = batch?;
-        sink(&batch)?;
-        stats.input_rows = rows.end;
-        stats.rows = stats.rows.saturating_add(batch.num_rows());
-        stats.batches = stats.batches.saturating_add(1);
-        progress(rows.end);
-    }
-    Ok(stats)
-}
 
 /// Writes `ds` as an Arrow IPC file (the random-access "Feather v2" format), batch by batch.
 /// `rows_per_batch` 0 means [`Dataset::default_batch_rows`]; `progress` is called with the
@@ -63,13 +27,13 @@ pub(super) fn drive(
 /// assert!(out.starts_with(b"ARROW1"));
 /// ```
 pub fn write_ipc<W: Write>(
-    ds: &Dataset,
+    ds: impl BatchSource,
     out: W,
     rows_per_batch: usize,
-    progress: impl FnMut(usize),
+    mut progress: impl FnMut(usize),
 ) -> Result<WriteStats> {
     let mut w = arrow_ipc::writer::FileWriter::try_new(out, &ds.schema()).map_err(arrow_err)?;
-    let stats = drive(ds, rows_per_batch, progress, |b| {
+    let stats = ds.drive(rows_per_batch, &mut progress, &mut |b| {
         if b.num_rows() > 0 {
             w.write(b).map_err(arrow_err)?;
         }
@@ -131,12 +95,12 @@ pub(super) fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
 /// assert_eq!(String::from_utf8(out).unwrap(), "row_no,col_no,val\n0,1,7\n1,1,-2\n");
 /// ```
 pub fn write_csv<W: Write>(
-    ds: &Dataset,
+    ds: impl BatchSource,
     out: W,
     rows_per_batch: usize,
-    progress: impl FnMut(usize),
+    mut progress: impl FnMut(usize),
 ) -> Result<WriteStats> {
-    if ds.layout == Layout::RowLists {
+    if ds.layout() == Layout::RowLists {
         return Err(Error::unplaced(
             ErrorKind::InvalidInput,
             "a layout without lists for CSV (columns or nonzeros)",
@@ -145,7 +109,7 @@ pub fn write_csv<W: Write>(
     }
     let mut w = arrow_csv::WriterBuilder::new().with_header(true).build(out);
     let mut wrote_any = false;
-    let stats = drive(ds, rows_per_batch, progress, |b| {
+    let stats = ds.drive(rows_per_batch, &mut progress, &mut |b| {
         if b.num_rows() > 0 || !wrote_any {
             w.write(&csv_flat(b)?).map_err(arrow_err)?;
             wrote_any = true;
@@ -210,11 +174,11 @@ pub(super) fn parquet_err(e: parquet::errors::ParquetError) -> Error {
 /// ```
 #[cfg(feature = "parquet")]
 pub fn write_parquet<W: Write + Send>(
-    ds: &Dataset,
+    ds: impl BatchSource,
     out: W,
     rows_per_batch: usize,
     opts: &ParquetOptions,
-    progress: impl FnMut(usize),
+    mut progress: impl FnMut(usize),
 ) -> Result<WriteStats> {
     use parquet::arrow::ArrowWriter;
     use parquet::basic::Compression;
@@ -223,7 +187,7 @@ pub fn write_parquet<W: Write + Send>(
     // Output rows whose values fit max_row_group_bytes.
     let group_rows = opts
         .max_row_group_bytes
-        .checked_div(ds.out_row_bytes.max(1))
+        .checked_div(ds.out_row_bytes().max(1))
         .unwrap_or(1)
         .clamp(1, opts.max_row_group_rows.max(1));
     let props = WriterProperties::builder()
@@ -232,7 +196,7 @@ pub fn write_parquet<W: Write + Send>(
         .set_data_page_row_count_limit(opts.data_page_rows.max(1))
         .build();
     let mut w = ArrowWriter::try_new(out, ds.schema(), Some(props)).map_err(parquet_err)?;
-    let stats = drive(ds, rows_per_batch, progress, |b| {
+    let stats = ds.drive(rows_per_batch, &mut progress, &mut |b| {
         if b.num_rows() > 0 {
             w.write(b).map_err(parquet_err)?;
             if w.in_progress_size() >= opts.max_row_group_bytes {

@@ -7,7 +7,7 @@
 //! Fortran-order file's rows are gathered: rows `a..b` are one run of `b - a` elements in
 //! each column (each index of the other axes), so [`RowReader`] reads those runs (memory is
 //! still the rows asked for, the seeks are one per column); [`RowChunks`], which cannot seek,
-//! refuses Fortran-order files of more than one dimension.
+//! yields a Fortran-order array of more than one dimension as one chunk (the whole array).
 //!
 //! ```
 //! use npyguard::{write::to_vec, ArrayData, Endian, NpyArray, ReadOptions, RowReader};
@@ -116,7 +116,7 @@ impl<R: Read + Seek> RowReader<R> {
 
     /// Consecutive chunks of `rows_per_chunk` rows (at least 1) covering the array, in order;
     /// an array without rows gives one empty chunk (so its dtype and shape are seen).
-    pub fn chunks(&mut self, rows_per_chunk: usize) -> impl Iterator<Item = Result<Array>> + '_ {
+    pub fn into_chunks(mut self, rows_per_chunk: usize) -> impl Iterator<Item = Result<Array>> {
         let step = rows_per_chunk.max(1);
         let total = self.num_rows();
         let mut next = Some(0usize);
@@ -213,18 +213,12 @@ pub struct RowChunks<R> {
 }
 
 impl<R: Read> RowChunks<R> {
-    /// Reads and validates the header; refuses Fortran-order arrays of more than one
-    /// dimension ([`ErrorKind::InvalidInput`]: their rows need seeking, see [`RowReader`]).
+    /// Reads and validates the header. A Fortran-order array of more than one dimension
+    /// comes as one chunk (its rows are not contiguous and a stream cannot seek: use
+    /// [`RowReader`] on a seekable input to gather them with bounded memory).
     pub fn new(mut reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
         let header = read_header(&mut reader, opts)?;
         check_claim(&header, opts)?;
-        if header.fortran_order() && header.shape().len() > 1 {
-            return Err(Error::unplaced(
-                ErrorKind::InvalidInput,
-                "a C-order array for streaming by rows (Fortran-order rows need a seekable input: RowReader)",
-            )
-            .found("a Fortran-order array of more than one dimension"));
-        }
         let rows = header.shape().first().copied().unwrap_or(1);
         if header.dtype().itemsize() > 0 {
             header.check_backed(rows as u64, "rows")?;
@@ -245,13 +239,27 @@ impl<R: Read> RowChunks<R> {
         &self.header
     }
 
+    /// The same chunks with `rows_per_chunk` rows each (at least 1), for a size chosen after
+    /// seeing the [`header`](RowChunks::header).
+    #[must_use]
+    pub fn with_rows_per_chunk(mut self, rows_per_chunk: usize) -> RowChunks<R> {
+        self.step = rows_per_chunk.max(1);
+        self
+    }
+
     fn chunk(&mut self, start: usize) -> Result<Array> {
-        let total = self.header.shape().first().copied().unwrap_or(1);
-        let end = start.saturating_add(self.step).min(total);
-        let sub = if self.header.shape().is_empty() {
-            self.header.clone()
+        let h = &self.header;
+        let whole = h.shape().is_empty() || (h.fortran_order() && h.shape().len() > 1);
+        let total = h.shape().first().copied().unwrap_or(1);
+        let end = if whole {
+            total
         } else {
-            row_span(&self.header, &(start..end))?.0
+            start.saturating_add(self.step).min(total)
+        };
+        let sub = if whole {
+            h.clone()
+        } else {
+            row_span(h, &(start..end))?.0
         };
         // The decoder grows its storage as bytes arrive (a header may claim rows that
         // the stream does not hold) and carries partial elements between reads.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use npyguard::ReadOptions;
 
-use crate::report::{open_or_exit, read_or_exit};
+use crate::report::{fail_code, open_or_exit, read_or_exit};
 use crate::{dataset_cli, npz_cli};
 
 pub fn convert(
@@ -22,6 +22,17 @@ pub fn convert(
         Ok(i) => i,
         Err(code) => return Ok(code),
     };
+    if dataset.to.is_some() && !source.is_npz() && member.is_none() {
+        // A .npy becomes a dataset chunk by chunk: memory is one chunk, not the array.
+        let rows_for = |h: &npyguard::Header| dataset_cli::chunk_rows(h, dataset);
+        return match source.row_chunks(opts, rows_for) {
+            Ok((header, chunks)) => {
+                let source = dataset_cli::Source::Chunks(header, chunks);
+                dataset_cli::convert(source, input, output, dataset)
+            }
+            Err(e) => fail_code(input, e),
+        };
+    }
     let read = if source.is_npz() {
         npz_cli::read_member(input, source, member, opts)?
     } else if member.is_some() {
@@ -37,7 +48,8 @@ pub fn convert(
         Err(code) => return Ok(code),
     };
     if dataset.to.is_some() {
-        return dataset_cli::convert(array, output, dataset);
+        let source = dataset_cli::Source::Whole(array);
+        return dataset_cli::convert(source, input, output, dataset);
     }
     // `to_c_order` of a C-order array would copy it for nothing.
     let array = if c_order && array.fortran_order() {

@@ -1,19 +1,30 @@
 //! `convert --to parquet|arrow|csv`: an array as a dataset file (feature `cli-datasets`).
 //!
-//! The input (.npy, or a .npz member) is read under the usual limits, handed to
-//! [`npyguard::arrow::Dataset`] without a copy, and written in batches of input rows
-//! (`--batch-rows`, by default up to 65 536 and fewer for wide rows, so a batch stays
-//! near 64 MiB): memory is the input array plus about one batch (plus, for Parquet,
-//! the row group being encoded, closed at 128 MiB). A progress bar is drawn on stderr
-//! when it is a terminal and the input takes more than one batch; otherwise the
-//! command is silent.
+//! A `.npy` input is read chunk by chunk under the usual limits (a regular file through
+//! `RowReader`, touching only each chunk's bytes and gathering Fortran-order rows; a FIFO
+//! through `RowChunks`) and each chunk is converted and written before the next is read
+//! (`npyguard::arrow::ChunkedDataset`): memory is one chunk of about 16 MiB of input rows
+//! (`--batch-rows` rows when given), its batch, and for Parquet the row group being encoded
+//! (closed at 32 MiB), whatever the file's size. A `.npz` member is read whole and handed
+//! to `npyguard::arrow::Dataset` without a copy (memory: the array plus about one batch).
+//! A progress bar is drawn on stderr when it is a terminal and the input takes more than
+//! one batch; otherwise the command is silent.
 //!
 //! Built without `cli-datasets`, `--to` is refused before the input is read.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use npyguard::Array;
+use npyguard::{Array, Header};
+
+use crate::input::Chunks;
+
+/// Input bytes in one chunk of a streamed conversion (rows of at most this many bytes,
+/// at least one row).
+const CHUNK_BYTES: usize = 16 << 20;
+
+/// Most rows in one chunk (as `npyguard::arrow::DEFAULT_BATCH_ROWS`).
+const MAX_CHUNK_ROWS: usize = 65_536;
 
 /// What a build without the feature says when `--to` is given.
 const UNAVAILABLE: &str = "--to needs dataset support, which this npyguard was built without: \
@@ -81,44 +92,130 @@ pub fn check(args: &DatasetArgs, c_order: bool) -> Result<(), String> {
     }
 }
 
-/// Writes `array` to `output` as the dataset `args` asks for.
+/// What is converted: a whole array, or a `.npy` read chunk by chunk.
+#[cfg_attr(not(feature = "cli-datasets"), allow(dead_code))]
+pub enum Source {
+    /// An array read whole (a `.npz` member).
+    Whole(Array),
+    /// A `.npy`'s header and its row chunks.
+    Chunks(Header, Chunks),
+}
+
+/// Rows per chunk of a streamed conversion: `--batch-rows`, else as many rows as fit
+/// [`CHUNK_BYTES`] (at least 1, at most [`MAX_CHUNK_ROWS`]).
+pub fn chunk_rows(header: &Header, args: &DatasetArgs) -> usize {
+    let row_bytes = header
+        .shape()
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .fold(header.dtype().itemsize().max(1), |b, &d| {
+            b.saturating_mul(d)
+        });
+    args.batch_rows
+        .unwrap_or_else(|| (CHUNK_BYTES / row_bytes.max(1)).clamp(1, MAX_CHUNK_ROWS))
+}
+
+/// Writes `source` (read from `input`) to `output` as the dataset `args` asks for.
 #[cfg(not(feature = "cli-datasets"))]
-pub fn convert(_array: Array, _output: &Path, _args: &DatasetArgs) -> Result<ExitCode, String> {
+pub fn convert(
+    _source: Source,
+    _input: &Path,
+    _output: &Path,
+    _args: &DatasetArgs,
+) -> Result<ExitCode, String> {
     Err(UNAVAILABLE.into())
 }
 
-/// Writes `array` to `output` as the dataset `args` asks for.
+/// Writes `source` (read from `input`) to `output` as the dataset `args` asks for.
 #[cfg(feature = "cli-datasets")]
-pub fn convert(array: Array, output: &Path, args: &DatasetArgs) -> Result<ExitCode, String> {
-    use npyguard::arrow::{self, Dataset, Layout, ParquetOptions};
-    use std::io::{BufWriter, IsTerminal, Write};
+pub fn convert(
+    source: Source,
+    input: &Path,
+    output: &Path,
+    args: &DatasetArgs,
+) -> Result<ExitCode, String> {
+    use npyguard::arrow::{ChunkedDataset, Dataset, Layout};
+    use std::cell::RefCell;
+    use std::rc::Rc;
 
-    let Some(format) = args.to else {
-        return Err("--to is required for a dataset".into());
-    };
     let layout = match args.layout.unwrap_or_default() {
         LayoutArg::Columns => Layout::Columns,
         LayoutArg::Rowlists => Layout::RowLists,
         LayoutArg::Nonzeros => Layout::NonZeros,
     };
-    let shape = array.shape().to_vec();
-    let dtype = array.dtype().typestr();
     // The input does not fit the layout, or would need work no byte of it backs: an
     // input error (exit 1), like any other refusal of the input.
-    let ds = match Dataset::new(array, layout) {
-        Ok(ds) => ds,
-        Err(e) => {
-            eprintln!(
-                "npyguard: cannot write a {dtype} array of shape {shape:?} as {}: {e}",
-                layout.name()
-            );
-            return Ok(ExitCode::from(1));
-        }
+    let refused = |h: &Header, e: npyguard::Error| {
+        eprintln!(
+            "npyguard: cannot write a {} array of shape {:?} as {}: {e}",
+            h.dtype().typestr(),
+            h.shape(),
+            layout.name()
+        );
+        Ok(ExitCode::from(1))
     };
-    let rows_per_batch = args.batch_rows.unwrap_or_else(|| ds.default_batch_rows());
-    let total = ds.num_input_rows();
-    let bar = (std::io::stderr().is_terminal() && total > rows_per_batch).then(|| {
-        let bar = indicatif::ProgressBar::new(total as u64);
+    match source {
+        Source::Whole(array) => {
+            let header = array.header().clone();
+            match Dataset::new(array, layout) {
+                Ok(ds) => {
+                    let (rows, batch) = (ds.num_input_rows(), ds.default_batch_rows());
+                    let batch = args.batch_rows.unwrap_or(batch);
+                    write_dataset(&ds, rows, batch, layout, output, args)
+                }
+                Err(e) => refused(&header, e),
+            }
+        }
+        Source::Chunks(header, chunks) => {
+            // A chunk that cannot be read is the input's error, not the output's: keep it
+            // aside and report it against the input.
+            let input_error: Rc<RefCell<Option<npyguard::Error>>> = Rc::default();
+            let slot = Rc::clone(&input_error);
+            let chunks = chunks.map(move |c| {
+                c.map_err(|e| {
+                    let note = npyguard::Error::unplaced(
+                        npyguard::ErrorKind::InvalidInput,
+                        "a readable input (see the input's error)",
+                    );
+                    *slot.borrow_mut() = Some(e);
+                    note
+                })
+            });
+            let ds = match ChunkedDataset::new(&header, layout, chunks) {
+                Ok(ds) => ds,
+                Err(e) => return refused(&header, e),
+            };
+            let rows = ds.num_input_rows();
+            let batch = args.batch_rows.unwrap_or_else(|| chunk_rows(&header, args));
+            let written = write_dataset(ds, rows, batch, layout, output, args);
+            match input_error.take() {
+                Some(e) => crate::report::fail_code(input, e),
+                None => written,
+            }
+        }
+    }
+}
+
+/// Writes the batches of `source` (`rows` input rows, `batch` per batch) to `output`,
+/// with a progress bar on a terminal; removes the output on failure.
+#[cfg(feature = "cli-datasets")]
+fn write_dataset(
+    source: impl npyguard::arrow::BatchSource,
+    rows: usize,
+    batch: usize,
+    layout: npyguard::arrow::Layout,
+    output: &Path,
+    args: &DatasetArgs,
+) -> Result<ExitCode, String> {
+    use npyguard::arrow::{self, ParquetOptions};
+    use std::io::{BufWriter, IsTerminal, Write};
+
+    let Some(format) = args.to else {
+        return Err("--to is required for a dataset".into());
+    };
+    let bar = (std::io::stderr().is_terminal() && rows > batch).then(|| {
+        let bar = indicatif::ProgressBar::new(rows as u64);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{msg} [{bar:40}] {human_pos}/{human_len} rows, {elapsed} (eta {eta})",
         ) {
@@ -132,19 +229,18 @@ pub fn convert(array: Array, output: &Path, args: &DatasetArgs) -> Result<ExitCo
             b.set_position(done as u64);
         }
     };
-
+    // Row groups of at most 32 MiB of input values: with a 16 MiB chunk and its batch, the
+    // writer's memory stays near 64 MiB.
+    let parquet = ParquetOptions {
+        max_row_group_bytes: 32 << 20,
+        ..ParquetOptions::default()
+    };
     let file = std::fs::File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let written = match format {
-        Format::Parquet => arrow::write_parquet(
-            &ds,
-            &mut out,
-            rows_per_batch,
-            &ParquetOptions::default(),
-            progress,
-        ),
-        Format::Arrow => arrow::write_ipc(&ds, &mut out, rows_per_batch, progress),
-        Format::Csv => arrow::write_csv(&ds, &mut out, rows_per_batch, progress),
+        Format::Parquet => arrow::write_parquet(source, &mut out, batch, &parquet, progress),
+        Format::Arrow => arrow::write_ipc(source, &mut out, batch, progress),
+        Format::Csv => arrow::write_csv(source, &mut out, batch, progress),
     }
     .and_then(|stats| {
         out.flush()

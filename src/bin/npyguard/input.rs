@@ -31,6 +31,9 @@ pub enum Input {
     Npz(File),
 }
 
+/// A `.npy` read as consecutive row chunks ([`Input::row_chunks`]).
+pub type Chunks = Box<dyn Iterator<Item = npyguard::Result<Array>>>;
+
 /// What went wrong, and the exit code it means.
 pub enum Failure {
     /// Usage or OS error (exit 2): the message to print.
@@ -144,6 +147,33 @@ impl Input {
                     }
                 })?;
                 Ok(h)
+            }
+            Input::Npz(_) => Err(not_npy()),
+        }
+    }
+
+    /// The `.npy` as consecutive row chunks, each of at most the rows `rows_for` chooses for
+    /// the header: a regular file through [`npyguard::RowReader`] (only the chunk's bytes are
+    /// read; Fortran-order rows are gathered), a stream through [`npyguard::RowChunks`].
+    /// Memory is one chunk, whatever the file's size.
+    pub fn row_chunks(
+        self,
+        opts: &ReadOptions,
+        rows_for: impl FnOnce(&Header) -> usize,
+    ) -> npyguard::Result<(Header, Chunks)> {
+        match self {
+            Input::NpyFile(f) => {
+                npyguard::file_length(&f, opts)?;
+                let reader = npyguard::RowReader::new(f, opts)?;
+                let header = reader.header().clone();
+                let rows = rows_for(&header);
+                Ok((header, Box::new(reader.into_chunks(rows))))
+            }
+            Input::NpyStream(s) => {
+                let chunks = npyguard::RowChunks::new(s, 1, opts)?;
+                let header = chunks.header().clone();
+                let rows = rows_for(&header);
+                Ok((header, Box::new(chunks.with_rows_per_chunk(rows))))
             }
             Input::Npz(_) => Err(not_npy()),
         }
