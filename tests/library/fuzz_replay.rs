@@ -27,6 +27,8 @@ mod preamble;
 mod render;
 #[path = "../../fuzz/harness/roundtrip.rs"]
 mod roundtrip;
+#[path = "../../fuzz/harness/views.rs"]
+mod views;
 
 const FUZZ_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");
 
@@ -136,6 +138,11 @@ fn replay_roundtrip() {
 #[test]
 fn replay_npz() {
     replay("npz", npz::run);
+}
+
+#[test]
+fn replay_views() {
+    replay("views", views::run);
 }
 
 #[test]

@@ -14,4 +14,5 @@ mod grammar_agreement;
 mod header_cases;
 mod npz;
 mod roundtrip;
+mod streaming;
 mod views;

@@ -3,7 +3,7 @@
 //! A `.npy` input is read chunk by chunk under the usual limits (a regular file through
 //! `RowReader`, touching only each chunk's bytes and gathering Fortran-order rows; a FIFO
 //! through `RowChunks`) and each chunk is converted and written before the next is read
-//! (`npyguard::arrow::ChunkedDataset`): memory is one chunk of about 16 MiB of input rows
+//! (`npyguard::arrow::ChunkedDataset`): memory is one chunk of about 8 MiB of input rows
 //! (`--batch-rows` rows when given), its batch, and for Parquet the row group being encoded
 //! (closed at 32 MiB), whatever the file's size. A `.npz` member is read whole and handed
 //! to `npyguard::arrow::Dataset` without a copy (memory: the array plus about one batch).
@@ -21,7 +21,7 @@ use crate::input::Chunks;
 
 /// Input bytes in one chunk of a streamed conversion (rows of at most this many bytes,
 /// at least one row).
-const CHUNK_BYTES: usize = 16 << 20;
+const CHUNK_BYTES: usize = 8 << 20;
 
 /// Most rows in one chunk (as `npyguard::arrow::DEFAULT_BATCH_ROWS`).
 const MAX_CHUNK_ROWS: usize = 65_536;
@@ -229,8 +229,8 @@ fn write_dataset(
             b.set_position(done as u64);
         }
     };
-    // Row groups of at most 32 MiB of input values: with a 16 MiB chunk and its batch, the
-    // writer's memory stays near 64 MiB.
+    // Row groups of at most 32 MiB of input values: with an 8 MiB chunk and its batch, the
+    // process stays near 100 MiB (benches/stream_bench.py).
     let parquet = ParquetOptions {
         max_row_group_bytes: 32 << 20,
         ..ParquetOptions::default()
