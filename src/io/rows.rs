@@ -219,6 +219,17 @@ impl<R: Read> RowChunks<R> {
     pub fn new(mut reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
         let header = read_header(&mut reader, opts)?;
         check_claim(&header, opts)?;
+        RowChunks::from_header(reader, header, rows_per_chunk, opts)
+    }
+
+    /// The chunks of a stream positioned right after `header` (read and claim-checked by
+    /// the caller).
+    pub(crate) fn from_header(
+        reader: R,
+        header: Header,
+        rows_per_chunk: usize,
+        opts: &ReadOptions,
+    ) -> Result<RowChunks<R>> {
         let rows = header.shape().first().copied().unwrap_or(1);
         if header.dtype().itemsize() > 0 {
             header.check_backed(rows as u64, "rows")?;
@@ -237,6 +248,11 @@ impl<R: Read> RowChunks<R> {
     /// The whole file's header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The input (for a wrapper that checks what the reader saw).
+    pub(crate) fn reader_mut(&mut self) -> &mut R {
+        &mut self.reader
     }
 
     /// The same chunks with `rows_per_chunk` rows each (at least 1), for a size chosen after

@@ -9,8 +9,8 @@ use crate::data::array::{Array, NpyArray};
 use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::npz::member::{Compression, Member, NPY_SUFFIX};
-use crate::npz::stream::{self, Guard, Limits, Source};
+use crate::npz::member::{Member, NPY_SUFFIX};
+use crate::npz::stream::{self, Guard, Limits};
 use crate::npz::structure;
 use crate::options::ReadOptions;
 
@@ -22,12 +22,13 @@ pub const EMPTY_ZIP_MAGIC: &[u8; 4] = &structure::SIG_END;
 /// An opened, structurally checked `.npz` archive. See the [module docs](crate::npz).
 #[derive(Debug)]
 pub struct NpzArchive<R> {
-    reader: R,
-    members: Vec<Member>,
+    pub(super) reader: R,
+    pub(super) members: Vec<Member>,
     /// Key or full name → member index (keys never collide: see the module docs).
     index: HashMap<String, usize>,
-    opts: ReadOptions,
-    decoded: u64,
+    pub(super) opts: ReadOptions,
+    /// Decompressed bytes of the members read so far (for `max_npz_total_bytes`).
+    pub(super) decoded: u64,
 }
 
 /// Opens the `.npz` file at `path` (see [`NpzArchive::new`]). The path is opened once; a
@@ -211,7 +212,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         self.arrays().collect()
     }
 
-    fn index_of(&self, name: &str) -> Result<usize> {
+    pub(super) fn index_of(&self, name: &str) -> Result<usize> {
         if let Some(&i) = self.index.get(name) {
             return Ok(i);
         }
@@ -225,7 +226,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         .found("no such member"))
     }
 
-    fn limits(&self) -> Limits {
+    pub(super) fn limits(&self) -> Limits {
         Limits {
             member: self.opts.max_file_bytes,
             ratio: self.opts.max_npz_ratio,
@@ -249,15 +250,8 @@ impl<R: Read + Seek> NpzArchive<R> {
             ));
         };
         let limits = self.limits();
-        self.reader
-            .seek(SeekFrom::Start(member.data_start))
-            .map_err(|e| Error::io(member.data_start, e).in_member(&member.name))?;
-        let raw = (&mut self.reader).take(member.compressed_size);
-        let source = match member.compression {
-            Compression::Stored => Source::Stored(raw),
-            Compression::Deflated => Source::Deflated(flate2::read::DeflateDecoder::new(raw)),
-        };
-        let mut guard = Guard::new(source, &member, limits);
+        let name = member.name.clone();
+        let mut guard = Guard::open(&mut self.reader, member, limits)?;
         let mut result = f(&mut guard, &self.opts).map_err(|e| guard.failure.take().unwrap_or(e));
         if to_end && result.is_ok() {
             if let Err(e) = guard.finish() {
@@ -267,7 +261,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         let decoded = guard.decoded;
         drop(guard);
         self.decoded = self.decoded.saturating_add(decoded);
-        result.map_err(|e| e.in_member(&member.name))
+        result.map_err(|e| e.in_member(&name))
     }
 }
 

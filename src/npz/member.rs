@@ -66,4 +66,20 @@ impl Member {
     pub fn offset(&self) -> u64 {
         self.header_start
     }
+
+    /// Where the member's stored bytes lie in the archive (after its local header; for a
+    /// [`Stored`](Compression::Stored) member, the `.npy` file itself).
+    ///
+    /// ```
+    /// use npyguard::{npz, NpyArray, ReadOptions};
+    /// let a = NpyArray::from_vec(vec![1u8, 2], vec![2]).unwrap().to_array();
+    /// let zip = npz::savez(std::io::Cursor::new(Vec::new()), &[("a", &a)]).unwrap().into_inner();
+    /// let archive = npz::NpzArchive::new(std::io::Cursor::new(&zip), &ReadOptions::default()).unwrap();
+    /// let r = archive.members()[0].data_range();
+    /// assert!(zip[r.start as usize..].starts_with(b"\x93NUMPY"));
+    /// assert_eq!(r.end - r.start, 130);
+    /// ```
+    pub fn data_range(&self) -> std::ops::Range<u64> {
+        self.data_start..self.data_start.saturating_add(self.compressed_size)
+    }
 }

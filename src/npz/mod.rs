@@ -87,6 +87,7 @@
 
 mod archive;
 mod member;
+mod parts;
 mod stream;
 mod structure;
 mod write;
@@ -95,6 +96,7 @@ pub use archive::{
     looks_like_npz, open, read_npz_bytes, Arrays, NpzArchive, EMPTY_ZIP_MAGIC, ZIP_MAGIC,
 };
 pub use member::{Compression, Member};
+pub use parts::MemberChunks;
 pub use write::{
     name_arrays, positional_name, savez, savez_compressed, savez_compressed_path, savez_path,
 };

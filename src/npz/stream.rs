@@ -4,7 +4,7 @@
 use std::io::{self, Read};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::npz::member::Member;
+use crate::npz::member::{Compression, Member};
 
 /// Buffer through which members are drained to check their CRC.
 const DRAIN_CHUNK: usize = 1 << 16;
@@ -90,12 +90,27 @@ pub(super) struct Guard<'a, R: Read> {
     pub(super) decoded: u64,
     pub(super) at_end: bool,
     pub(super) failure: Option<Error>,
-    pub(super) member: &'a Member,
+    pub(super) member: Member,
     pub(super) limits: Limits,
 }
 
+impl<'a, R: Read + io::Seek> Guard<'a, R> {
+    /// A guard over the bytes of `member` in `reader` (seeked to them), under `limits`.
+    pub(super) fn open(reader: &'a mut R, member: Member, limits: Limits) -> Result<Guard<'a, R>> {
+        reader
+            .seek(io::SeekFrom::Start(member.data_start))
+            .map_err(|e| Error::io(member.data_start, e).in_member(&member.name))?;
+        let raw = reader.take(member.compressed_size);
+        let source = match member.compression {
+            Compression::Stored => Source::Stored(raw),
+            Compression::Deflated => Source::Deflated(flate2::read::DeflateDecoder::new(raw)),
+        };
+        Ok(Guard::new(source, member, limits))
+    }
+}
+
 impl<'a, R: Read> Guard<'a, R> {
-    pub(super) fn new(source: Source<'a, R>, member: &'a Member, limits: Limits) -> Guard<'a, R> {
+    pub(super) fn new(source: Source<'a, R>, member: Member, limits: Limits) -> Guard<'a, R> {
         Guard {
             source,
             hasher: crc32fast::Hasher::new(),
@@ -143,7 +158,7 @@ impl<'a, R: Read> Guard<'a, R> {
                 .found(format!("at least {n}")),
             );
         }
-        limit_error(n, self.member, &self.limits, "at least ")
+        limit_error(n, &self.member, &self.limits, "at least ")
     }
 
     /// Reads to the end of the member (under the limits) and checks the stream length, size and CRC.

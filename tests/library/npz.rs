@@ -1414,3 +1414,138 @@ fn exactly_the_default_member_limit_reads_through_zip64_end_records() {
     let one_less = ReadOptions::default().with_max_npz_members(Some((1 << 16) - 1));
     assert_kind(open_with(&zip, &one_less), ErrorKind::TooManyMembers);
 }
+
+// ------------------------------------------------------------------------------------------
+// Parts of members: stored members viewed in place, any member streamed as row chunks.
+
+fn c_bytes(a: &Array) -> Vec<u8> {
+    let bytes = write::to_vec(&a.to_c_order()).unwrap();
+    let h = Header::from_bytes(&bytes, &ReadOptions::default()).unwrap();
+    bytes[h.payload_offset() as usize..].to_vec()
+}
+
+#[test]
+fn stored_members_are_viewed_in_place_and_every_member_streams() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/npz");
+    let (mut viewed, mut streamed) = (0, 0);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "npz") {
+            continue;
+        }
+        let zip = std::fs::read(&path).unwrap();
+        let opts = ReadOptions::default();
+        let mut archive = NpzArchive::new(Cursor::new(&zip), &opts).unwrap();
+        let members: Vec<_> = archive.members().to_vec();
+        for m in members.iter().filter(|m| m.is_npy()) {
+            let whole = archive.array(m.key()).unwrap();
+            match m.compression() {
+                Compression::Stored => {
+                    let v = archive.view(&zip, m.key()).unwrap();
+                    assert_eq!(
+                        c_bytes(&v.to_array().unwrap()),
+                        c_bytes(&whole),
+                        "{path:?} {}",
+                        m.name()
+                    );
+                    let r = m.data_range();
+                    let start = r.start as usize + v.header().payload_offset() as usize;
+                    assert_eq!(v.payload().as_ptr(), zip[start..].as_ptr(), "in place");
+                    viewed += 1;
+                }
+                _ => {
+                    let e = archive.view(&zip, m.key()).unwrap_err();
+                    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+                }
+            }
+            for k in [1, 3] {
+                let parts: Vec<Array> = archive
+                    .row_chunks(m.key(), k)
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                let joined: Vec<u8> = parts.iter().flat_map(c_bytes).collect();
+                assert_eq!(joined, c_bytes(&whole), "{path:?} {} by {k}", m.name());
+            }
+            streamed += 1;
+        }
+    }
+    assert!(viewed >= 5 && streamed >= 10, "{viewed} {streamed}");
+}
+
+#[test]
+fn member_parts_are_checked_as_reads_are() {
+    let a = NpyArray::from_vec((0..64u32).collect(), vec![16, 4])
+        .unwrap()
+        .to_array();
+    let stored = npz::savez(Cursor::new(Vec::new()), &[("a", &a)])
+        .unwrap()
+        .into_inner();
+    let deflated = npz::savez_compressed(Cursor::new(Vec::new()), &[("a", &a)])
+        .unwrap()
+        .into_inner();
+    let opts = ReadOptions::default();
+    // A flipped payload byte: the stored member's CRC no longer matches, for the view at
+    // once and for the chunks after the last one.
+    let mut bad = stored.clone();
+    let at = {
+        let ar = NpzArchive::new(Cursor::new(&bad), &opts).unwrap();
+        ar.members()[0].data_range().end as usize - 1
+    };
+    bad[at] ^= 1;
+    let mut ar = NpzArchive::new(Cursor::new(&bad), &opts).unwrap();
+    assert_eq!(
+        ar.view(&bad, "a").unwrap_err().kind(),
+        ErrorKind::CrcMismatch
+    );
+    let items: Vec<_> = ar.row_chunks("a", 5).unwrap().collect();
+    assert_eq!(items.len(), 5);
+    assert_eq!(
+        items.last().unwrap().as_ref().unwrap_err().kind(),
+        ErrorKind::CrcMismatch
+    );
+    // The archive's limits apply to the chunks as to a read.
+    for zip in [&stored, &deflated] {
+        let tight = opts.clone().with_max_npz_total_bytes(Some(100));
+        let mut ar = NpzArchive::new(Cursor::new(zip), &tight).unwrap();
+        let want = ar.array("a").unwrap_err();
+        let mut ar = NpzArchive::new(Cursor::new(zip), &tight).unwrap();
+        let got: Vec<_> = ar
+            .row_chunks("a", 4)
+            .map(|c| c.collect::<Vec<_>>())
+            .unwrap_or_else(|e| vec![Err(e)]);
+        let e = got.into_iter().find_map(|r| r.err()).unwrap();
+        assert_eq!(e.kind(), want.kind(), "{e}");
+        let mut ar = NpzArchive::new(
+            Cursor::new(zip),
+            &opts.clone().with_max_file_bytes(Some(100)),
+        )
+        .unwrap();
+        assert_eq!(
+            ar.view(zip, "a").map(|_| ()).unwrap_err().kind(),
+            if zip == &stored {
+                ErrorKind::FileTooLarge
+            } else {
+                ErrorKind::InvalidInput
+            }
+        );
+    }
+    // Bytes of another archive are refused, not misread.
+    let ar = NpzArchive::new(Cursor::new(&stored), &opts).unwrap();
+    assert!(ar.view(&stored[..100], "a").is_err());
+    // Streaming charges the running total, as a read does.
+    let two = npz::savez(Cursor::new(Vec::new()), &[("a", &a), ("b", &a)])
+        .unwrap()
+        .into_inner();
+    let limit = opts.clone().with_max_npz_total_bytes(Some(300));
+    let mut ar = NpzArchive::new(Cursor::new(&two), &limit).unwrap();
+    assert_eq!(ar.row_chunks("a", 100).unwrap().count(), 1);
+    let e = ar
+        .row_chunks("b", 100)
+        .map(|c| c.collect::<Vec<_>>())
+        .unwrap_or_else(|e| vec![Err(e)]);
+    assert_eq!(
+        e.into_iter().find_map(|r| r.err()).unwrap().kind(),
+        ErrorKind::TotalTooLarge
+    );
+}
