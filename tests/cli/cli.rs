@@ -249,6 +249,66 @@ fn validate_limits_and_json() {
     assert_eq!(missing.status.code(), Some(2));
 }
 
+/// `dump --json --rows A..B` equals NumPy's `a[A:B].tolist()` (the manifest's list sliced)
+/// for every fixture with a first axis, for every range of up to 3 rows' difference.
+#[test]
+fn dump_rows_match_numpy_slices_for_every_fixture() {
+    let mut checked = 0;
+    for e in manifest() {
+        let Some(n) = e["shape"]
+            .as_array()
+            .and_then(|s| s.first())
+            .and_then(Value::as_u64)
+        else {
+            continue;
+        };
+        let f = fixtures().join(e["file"].as_str().unwrap());
+        let f = f.to_str().unwrap();
+        let p = precision_of(&e["descr"]);
+        let n = n as usize;
+        for (a, b) in [
+            (0, n),
+            (n / 2, n),
+            (0, n / 2),
+            (n.saturating_sub(1), n),
+            (n, n),
+        ] {
+            let rows = format!("{a}..{b}");
+            let out = run(&[
+                "dump",
+                "--json",
+                "--rows",
+                &rows,
+                "--max-header-bytes",
+                "1048576",
+                f,
+            ]);
+            assert!(
+                out.status.success(),
+                "{f} {rows}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let want = Value::Array(e["data"].as_array().unwrap()[a..b].to_vec());
+            assert!(
+                same(&want, &got["data"], p),
+                "{f} rows {rows}: {} vs {}",
+                want,
+                got["data"]
+            );
+            assert_eq!(got["shape"][0], b - a, "{f} {rows}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+    let f = fixtures().join("npy/lt_f8__C__2x3.npy");
+    let out = run(&["dump", "--rows", "1..5", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a row range inside 0..2, found 1..5"));
+    let out = run(&["dump", "--rows", "x", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn inspect_reports_the_header() {
     let src = fixtures().join("npy/be_i2__F__3x2x4.npy");
@@ -261,11 +321,12 @@ fn inspect_reports_the_header() {
     assert_eq!(v["element_count"], 24);
     assert_eq!(v["payload_offset"], 128);
     assert_eq!(v["payload_bytes"], 48);
+    assert_eq!(v["payload_range"], serde_json::json!([128, 176]));
     assert_eq!(v["version"], "1.0");
     let text = run(&["inspect", src.to_str().unwrap()]);
-    assert!(String::from_utf8(text.stdout)
-        .unwrap()
-        .contains("order:          F"));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("order:          F"));
+    assert!(text.contains("payload range:  128..176"));
 }
 
 #[test]

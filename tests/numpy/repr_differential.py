@@ -3,9 +3,10 @@
 
 Compares, byte for byte (plus the one newline the CLI ends with):
 
-  * `npyguard dump` with `repr(a)` under NumPy's default print options, and
+  * `npyguard dump` with `repr(a)` under NumPy's default print options,
     `npyguard dump --full` with `repr(a)` under `threshold=sys.maxsize` (arrays of at most
-    20 000 elements), for
+    20 000 elements), and `npyguard dump --rows LO..HI` (a random range of the first axis,
+    read by RowReader from the file) with `repr(a[LO:HI])`, for
   * every fixture in tests/fixtures/npy/, tests/adversarial/y_*.npy and tests/fixtures/repr/,
   * and --count randomly generated arrays (seeded: random dtypes of every family, both byte
     orders, records with nested and subarray fields, 0-d to 4-D shapes, empty shapes,
@@ -217,14 +218,34 @@ def float_battery(rng, count):
 
 # ------------------------------------------------------------------ comparison --
 
-def compare(bin_path, path, a, results):
+def row_case(a, rng):
+    """`dump --rows LO..HI` and NumPy's repr of a[LO:HI], for arrays with a first axis."""
+    if a.ndim == 0:
+        return [], {}
+    n = a.shape[0]
+    lo = int(rng.integers(0, n + 1))
+    hi = int(rng.integers(lo, n + 1))
+    part = a[lo:hi]
+    try:
+        text, full = reprs(part)
+        dev = deviation(part, text, full) or {}
+    except ValueError:
+        return [], {}
+    explained = {"rows": dev["repr"]} if "repr" in dev else {}
+    return [(["dump", "--rows", f"{lo}..{hi}"], "rows", text)], explained
+
+
+def compare(bin_path, path, a, results, rng):
     try:
         text, full = reprs(a)
         dev = deviation(a, text, full) or {}
     except ValueError as e:  # NumPy has no repr for it
         results["skipped"].append((path, str(e)))
         return
-    for args, key, want in ((["dump"], "repr", text), (["dump", "--full"], "full", full)):
+    rows, rows_dev = row_case(a, rng)
+    dev.update(rows_dev)
+    cases = [(["dump"], "repr", text), (["dump", "--full"], "full", full)] + rows
+    for args, key, want in cases:
         if want is None:
             continue
         r = subprocess.run([bin_path, *args, *MAX_HEADER, path], capture_output=True)
@@ -265,8 +286,9 @@ def main():
         + sorted(glob.glob(os.path.join(ROOT, "tests", "adversarial", "y_*.npy")))
         + sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "repr", "*.npy")))
     )
+    rows_rng = np.random.default_rng(args.seed + 1)
     for path in fixtures:
-        compare(bin_path, path, np.load(path, max_header_size=10**6), results)
+        compare(bin_path, path, np.load(path, max_header_size=10**6), results, rows_rng)
     n_fixtures = len(fixtures)
 
     rng = np.random.default_rng(args.seed)
@@ -275,7 +297,7 @@ def main():
         for k, a in enumerate(arrays):
             path = os.path.join(tmp, f"r{k:04d}.npy")
             np.save(path, a)
-            compare(bin_path, path, np.load(path), results)
+            compare(bin_path, path, np.load(path), results, rows_rng)
 
     print(
         f"repr differential: {n_fixtures} fixtures + {len(arrays)} random arrays, "

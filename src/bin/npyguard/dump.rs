@@ -8,24 +8,50 @@ use npyguard::render::{self, Style};
 use npyguard::{Array, ReadOptions};
 
 use crate::npz_cli;
-use crate::report::{descr_json, fail_code, open_or_exit, read_or_exit};
+use crate::report::{descr_json, fail_code, open_or_exit};
+
+/// Rows `A..B` of the first axis (`None`: from the start, to the end).
+#[derive(Clone, Copy, Debug)]
+pub struct Rows(Option<usize>, Option<usize>);
+
+/// Parses `A..B`, `A..` or `..B`.
+pub fn parse_rows(s: &str) -> Result<Rows, String> {
+    let bad = || format!("expected a row range A..B, A.. or ..B, found {s:?}");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let end = |t: &str| -> Result<Option<usize>, String> {
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            t.parse().map(Some).map_err(|_| bad())
+        }
+    };
+    Ok(Rows(end(a)?, end(b)?))
+}
 
 pub fn dump(
     path: &Path,
     opts: &ReadOptions,
     as_json: bool,
     full: bool,
+    rows: Option<Rows>,
 ) -> Result<ExitCode, String> {
     let input = match open_or_exit(path)? {
         Ok(i) => i,
         Err(code) => return Ok(code),
     };
     if input.is_npz() {
+        if rows.is_some() {
+            return Err(format!("{}: --rows applies to a .npy file", path.display()));
+        }
         return npz_cli::dump(path, input, opts, as_json, full);
     }
-    let array = match read_or_exit(path, input, opts)? {
+    let read = match rows {
+        Some(Rows(a, b)) => input.read_rows(opts, |n| a.unwrap_or(0)..b.unwrap_or(n)),
+        None => input.read_npy(opts),
+    };
+    let array = match read {
         Ok(a) => a,
-        Err(code) => return Ok(code),
+        Err(e) => return fail_code(path, e),
     };
     let text = if as_json {
         array_json(&array)

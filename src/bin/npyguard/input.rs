@@ -152,6 +152,33 @@ impl Input {
         }
     }
 
+    /// Rows `rows(n)` of the `.npy`'s first axis (`n`: its rows; a 0-d array is one row):
+    /// from a regular file only their bytes are read ([`npyguard::RowReader`]); a stream is
+    /// read whole first (it cannot seek), then cut the same way.
+    pub fn read_rows(
+        self,
+        opts: &ReadOptions,
+        rows: impl FnOnce(usize) -> std::ops::Range<usize>,
+    ) -> npyguard::Result<Array> {
+        let mut reader = match self {
+            Input::NpyFile(f) => {
+                npyguard::file_length(&f, opts)?;
+                let mut r = npyguard::RowReader::new(f, opts)?;
+                let range = rows(r.num_rows());
+                return r.read_rows(range);
+            }
+            Input::NpyStream(s) => {
+                let whole = npyguard::read_from(s, opts)?;
+                let bytes = npyguard::write::to_vec(&whole)?;
+                let relaxed = opts.clone().with_max_file_bytes(None);
+                npyguard::RowReader::new(Cursor::new(bytes), &relaxed)?
+            }
+            Input::Npz(_) => return Err(not_npy()),
+        };
+        let range = rows(reader.num_rows());
+        reader.read_rows(range)
+    }
+
     /// The `.npy` as consecutive row chunks, each of at most the rows `rows_for` chooses for
     /// the header: a regular file through [`npyguard::RowReader`] (only the chunk's bytes are
     /// read; Fortran-order rows are gathered), a stream through [`npyguard::RowChunks`].

@@ -100,6 +100,10 @@ enum Command {
         /// Print every element (NumPy's repr under threshold=sys.maxsize: no "..." summary).
         #[arg(long)]
         full: bool,
+        /// Only rows A..B of the first axis (NumPy's a[A:B]; A.. and ..B too); from a
+        /// regular file only those rows' bytes are read (Fortran-order rows are gathered).
+        #[arg(long, value_name = "A..B", value_parser = dump::parse_rows)]
+        rows: Option<dump::Rows>,
         #[command(flatten)]
         limits: Limits,
         /// The file to dump.
@@ -153,9 +157,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Dump {
             json,
             full,
+            rows,
             limits,
             file,
-        } => dump::dump(&file, &limits.options(), json, full),
+        } => dump::dump(&file, &limits.options(), json, full, rows),
         Command::Convert {
             input,
             output,

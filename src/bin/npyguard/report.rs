@@ -39,6 +39,7 @@ pub fn header_json(path: &Path, h: &Header) -> Value {
         "itemsize": h.dtype().itemsize(),
         "payload_offset": h.payload_offset(),
         "payload_bytes": h.payload_len(),
+        "payload_range": [h.payload_range().start, h.payload_range().end],
         "extra_keys": h.extra().iter().map(|(k, v)| (k.clone(), Value::String(v.to_string()))).collect::<serde_json::Map<_, _>>(),
     })
 }
@@ -97,6 +98,8 @@ pub fn print_header(label: &str, h: &Header) {
     println!("  itemsize:       {}", h.dtype().itemsize());
     println!("  payload offset: {}", h.payload_offset());
     println!("  payload bytes:  {}", h.payload_len());
+    let r = h.payload_range();
+    println!("  payload range:  {}..{}", r.start, r.end);
     for (k, v) in h.extra() {
         println!("  extra key:      {k:?}: {v}");
     }
