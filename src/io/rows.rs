@@ -259,8 +259,13 @@ impl<R: Read> RowChunks<R> {
     /// seeing the [`header`](RowChunks::header).
     #[must_use]
     pub fn with_rows_per_chunk(mut self, rows_per_chunk: usize) -> RowChunks<R> {
-        self.step = rows_per_chunk.max(1);
+        self.set_rows_per_chunk(rows_per_chunk);
         self
+    }
+
+    /// Sets the rows of the chunks still to come (at least 1).
+    pub(crate) fn set_rows_per_chunk(&mut self, rows_per_chunk: usize) {
+        self.step = rows_per_chunk.max(1);
     }
 
     fn chunk(&mut self, start: usize) -> Result<Array> {

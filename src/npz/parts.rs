@@ -138,6 +138,14 @@ impl<R: Read> MemberChunks<'_, R> {
     pub fn header(&self) -> &Header {
         self.chunks.header()
     }
+
+    /// The same chunks with `rows_per_chunk` rows each (at least 1), for a size chosen after
+    /// seeing the [`header`](MemberChunks::header).
+    #[must_use]
+    pub fn with_rows_per_chunk(mut self, rows_per_chunk: usize) -> Self {
+        self.chunks.set_rows_per_chunk(rows_per_chunk);
+        self
+    }
 }
 
 impl<R: Read> Iterator for MemberChunks<'_, R> {

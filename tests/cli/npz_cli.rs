@@ -273,3 +273,57 @@ fn archives_are_detected_by_magic_or_extension() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("zip-format"), "{}", stdout(&out));
 }
+
+/// `convert --to` of a member (stored or deflated, streamed through the archive's limits
+/// chunk by chunk) writes what `convert --to` of that member's own `.npy` writes.
+#[cfg(feature = "cli-datasets")]
+#[test]
+fn convert_member_to_a_dataset_streams_the_member() {
+    for archive in [
+        "savez_named.npz",
+        "savez_compressed_named.npz",
+        "savez_compressed_mixed.npz",
+    ] {
+        let file = dir().join(archive);
+        let mut zip = zip::ZipArchive::new(std::fs::File::open(&file).unwrap()).unwrap();
+        let names: Vec<String> = zip.file_names().map(str::to_string).collect();
+        for member in names {
+            let mut npy = Vec::new();
+            zip.by_name(&member).unwrap().read_to_end(&mut npy).unwrap();
+            let npy_path = temp(&format!("{archive}-{member}"));
+            std::fs::write(&npy_path, &npy).unwrap();
+            for (to, layout) in [
+                ("csv", "columns"),
+                ("arrow", "columns"),
+                ("csv", "nonzeros"),
+            ] {
+                let convert = |input: &Path, member: Option<&str>| {
+                    let out_path = temp(&format!("{archive}-{member:?}-{to}-{layout}.out"));
+                    let mut cmd = bin();
+                    cmd.args([
+                        "convert",
+                        "--to",
+                        to,
+                        "--layout",
+                        layout,
+                        "--batch-rows",
+                        "2",
+                        "-o",
+                    ]);
+                    cmd.arg(&out_path).arg(input);
+                    if let Some(m) = member {
+                        cmd.args(["--member", m]);
+                    }
+                    let out = cmd.output().unwrap();
+                    let bytes = std::fs::read(&out_path).ok();
+                    std::fs::remove_file(&out_path).ok();
+                    (out.status.code(), bytes)
+                };
+                let want = convert(&npy_path, None);
+                let got = convert(&file, Some(&member));
+                assert_eq!(got, want, "{archive} {member} --to {to} --layout {layout}");
+            }
+            std::fs::remove_file(&npy_path).ok();
+        }
+    }
+}

@@ -22,12 +22,21 @@ pub fn convert(
         Ok(i) => i,
         Err(code) => return Ok(code),
     };
-    if dataset.to.is_some() && !source.is_npz() && member.is_none() {
-        // A .npy becomes a dataset chunk by chunk: memory is one chunk, not the array.
+    if member.is_some() && !source.is_npz() {
+        return Err(format!(
+            "{}: --member applies to .npz input only",
+            input.display()
+        ));
+    }
+    // A dataset is written chunk by chunk: memory is one chunk, not the array.
+    if dataset.to.is_some() && source.is_npz() {
+        return convert_member(input, output, source, member, dataset, opts);
+    }
+    if dataset.to.is_some() {
         let rows_for = |h: &npyguard::Header| dataset_cli::chunk_rows(h, dataset);
         return match source.row_chunks(opts, rows_for) {
             Ok((header, chunks)) => {
-                let source = dataset_cli::Source::Chunks(header, chunks);
+                let source = dataset_cli::Source(header, chunks);
                 dataset_cli::convert(source, input, output, dataset)
             }
             Err(e) => fail_code(input, e),
@@ -35,11 +44,6 @@ pub fn convert(
     }
     let read = if source.is_npz() {
         npz_cli::read_member(input, source, member, opts)?
-    } else if member.is_some() {
-        return Err(format!(
-            "{}: --member applies to .npz input only",
-            input.display()
-        ));
     } else {
         read_or_exit(input, source, opts)?
     };
@@ -47,10 +51,6 @@ pub fn convert(
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    if dataset.to.is_some() {
-        let source = dataset_cli::Source::Whole(array);
-        return dataset_cli::convert(source, input, output, dataset);
-    }
     // `to_c_order` of a C-order array would copy it for nothing.
     let array = if c_order && array.fortran_order() {
         array.to_c_order()
@@ -71,4 +71,28 @@ pub fn convert(
             Some(_) => format!("{}: {e}", output.display()),
         })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `convert --to` of an archive member: streamed through the archive's limits, chunk by chunk.
+fn convert_member(
+    input: &Path,
+    output: &Path,
+    source: crate::input::Input,
+    member: Option<&str>,
+    dataset: &dataset_cli::DatasetArgs,
+    opts: &ReadOptions,
+) -> Result<ExitCode, String> {
+    let mut archive = match source.archive(opts) {
+        Ok(a) => a,
+        Err(e) => return fail_code(input, e),
+    };
+    let name = npz_cli::member_name(input, &archive, member)?;
+    let chunks = match archive.row_chunks(&name, 1) {
+        Ok(c) => c,
+        Err(e) => return fail_code(input, e),
+    };
+    let header = chunks.header().clone();
+    let chunks = chunks.with_rows_per_chunk(dataset_cli::chunk_rows(&header, dataset));
+    let source = dataset_cli::Source(header, Box::new(chunks));
+    dataset_cli::convert(source, input, output, dataset)
 }

@@ -5,8 +5,9 @@
 //! through `RowChunks`) and each chunk is converted and written before the next is read
 //! (`npyguard::arrow::ChunkedDataset`): memory is one chunk of about 8 MiB of input rows
 //! (`--batch-rows` rows when given), its batch, and for Parquet the row group being encoded
-//! (closed at 32 MiB), whatever the file's size. A `.npz` member is read whole and handed
-//! to `npyguard::arrow::Dataset` without a copy (memory: the array plus about one batch).
+//! (closed at 32 MiB), whatever the file's size. A `.npz` member, stored or deflated,
+//! streams the same way through the archive's limits (`NpzArchive::row_chunks`; its CRC is
+//! checked after the last chunk).
 //! A progress bar is drawn on stderr when it is a terminal and the input takes more than
 //! one batch; otherwise the command is silent.
 //!
@@ -15,7 +16,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use npyguard::{Array, Header};
+use npyguard::Header;
 
 use crate::input::Chunks;
 
@@ -92,14 +93,9 @@ pub fn check(args: &DatasetArgs, c_order: bool) -> Result<(), String> {
     }
 }
 
-/// What is converted: a whole array, or a `.npy` read chunk by chunk.
+/// What is converted: a `.npy` (or an archive member), as its header and its row chunks.
 #[cfg_attr(not(feature = "cli-datasets"), allow(dead_code))]
-pub enum Source {
-    /// An array read whole (a `.npz` member).
-    Whole(Array),
-    /// A `.npy`'s header and its row chunks.
-    Chunks(Header, Chunks),
-}
+pub struct Source<'a>(pub Header, pub Chunks<'a>);
 
 /// Rows per chunk of a streamed conversion: `--batch-rows`, else as many rows as fit
 /// [`CHUNK_BYTES`] (at least 1, at most [`MAX_CHUNK_ROWS`]).
@@ -119,7 +115,7 @@ pub fn chunk_rows(header: &Header, args: &DatasetArgs) -> usize {
 /// Writes `source` (read from `input`) to `output` as the dataset `args` asks for.
 #[cfg(not(feature = "cli-datasets"))]
 pub fn convert(
-    _source: Source,
+    _source: Source<'_>,
     _input: &Path,
     _output: &Path,
     _args: &DatasetArgs,
@@ -130,12 +126,12 @@ pub fn convert(
 /// Writes `source` (read from `input`) to `output` as the dataset `args` asks for.
 #[cfg(feature = "cli-datasets")]
 pub fn convert(
-    source: Source,
+    source: Source<'_>,
     input: &Path,
     output: &Path,
     args: &DatasetArgs,
 ) -> Result<ExitCode, String> {
-    use npyguard::arrow::{ChunkedDataset, Dataset, Layout};
+    use npyguard::arrow::{ChunkedDataset, Layout};
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -155,45 +151,30 @@ pub fn convert(
         );
         Ok(ExitCode::from(1))
     };
-    match source {
-        Source::Whole(array) => {
-            let header = array.header().clone();
-            match Dataset::new(array, layout) {
-                Ok(ds) => {
-                    let (rows, batch) = (ds.num_input_rows(), ds.default_batch_rows());
-                    let batch = args.batch_rows.unwrap_or(batch);
-                    write_dataset(&ds, rows, batch, layout, output, args)
-                }
-                Err(e) => refused(&header, e),
-            }
-        }
-        Source::Chunks(header, chunks) => {
-            // A chunk that cannot be read is the input's error, not the output's: keep it
-            // aside and report it against the input.
-            let input_error: Rc<RefCell<Option<npyguard::Error>>> = Rc::default();
-            let slot = Rc::clone(&input_error);
-            let chunks = chunks.map(move |c| {
-                c.map_err(|e| {
-                    let note = npyguard::Error::unplaced(
-                        npyguard::ErrorKind::InvalidInput,
-                        "a readable input (see the input's error)",
-                    );
-                    *slot.borrow_mut() = Some(e);
-                    note
-                })
-            });
-            let ds = match ChunkedDataset::new(&header, layout, chunks) {
-                Ok(ds) => ds,
-                Err(e) => return refused(&header, e),
-            };
-            let rows = ds.num_input_rows();
-            let batch = args.batch_rows.unwrap_or_else(|| chunk_rows(&header, args));
-            let written = write_dataset(ds, rows, batch, layout, output, args);
-            match input_error.take() {
-                Some(e) => crate::report::fail_code(input, e),
-                None => written,
-            }
-        }
+    // A chunk that cannot be read is the input's error, not the output's: keep it aside
+    // and report it against the input.
+    let Source(header, chunks) = source;
+    let input_error: Rc<RefCell<Option<npyguard::Error>>> = Rc::default();
+    let slot = Rc::clone(&input_error);
+    let chunks = chunks.map(move |c| {
+        c.map_err(|e| {
+            *slot.borrow_mut() = Some(e);
+            npyguard::Error::unplaced(
+                npyguard::ErrorKind::InvalidInput,
+                "a readable input (see the input's error)",
+            )
+        })
+    });
+    let ds = match ChunkedDataset::new(&header, layout, chunks) {
+        Ok(ds) => ds,
+        Err(e) => return refused(&header, e),
+    };
+    let rows = ds.num_input_rows();
+    let batch = chunk_rows(&header, args);
+    let written = write_dataset(ds, rows, batch, layout, output, args);
+    match input_error.take() {
+        Some(e) => crate::report::fail_code(input, e),
+        None => written,
     }
 }
 

@@ -31,8 +31,8 @@ pub enum Input {
     Npz(File),
 }
 
-/// A `.npy` read as consecutive row chunks ([`Input::row_chunks`]).
-pub type Chunks = Box<dyn Iterator<Item = npyguard::Result<Array>>>;
+/// A `.npy` (or an archive member) read as consecutive row chunks ([`Input::row_chunks`]).
+pub type Chunks<'a> = Box<dyn Iterator<Item = npyguard::Result<Array>> + 'a>;
 
 /// What went wrong, and the exit code it means.
 pub enum Failure {
@@ -187,7 +187,7 @@ impl Input {
         self,
         opts: &ReadOptions,
         rows_for: impl FnOnce(&Header) -> usize,
-    ) -> npyguard::Result<(Header, Chunks)> {
+    ) -> npyguard::Result<(Header, Chunks<'static>)> {
         match self {
             Input::NpyFile(f) => {
                 npyguard::file_length(&f, opts)?;

@@ -129,22 +129,32 @@ pub fn read_member(
         Ok(a) => a,
         Err(e) => return super::report::fail(path, e),
     };
-    let names: Vec<String> = archive.array_names().map(str::to_string).collect();
-    let name = match (member, names.as_slice()) {
-        (Some(m), _) => m.to_string(),
-        (None, [only]) => only.clone(),
-        (None, _) => {
-            return Err(format!(
-                "{}: an archive of {} arrays; choose one with --member NAME (arrays: {})",
-                path.display(),
-                names.len(),
-                names.join(", ")
-            ))
-        }
-    };
+    let name = member_name(path, &archive, member)?;
     match archive.array(&name) {
         Ok(a) => Ok(Ok(a)),
         Err(e) => super::report::fail(path, e),
+    }
+}
+
+/// The member `--member` names, or the archive's only array (an error otherwise).
+pub fn member_name<R>(
+    path: &Path,
+    archive: &npyguard::npz::NpzArchive<R>,
+    member: Option<&str>,
+) -> Result<String, String>
+where
+    R: std::io::Read + std::io::Seek,
+{
+    let names: Vec<String> = archive.array_names().map(str::to_string).collect();
+    match (member, names.as_slice()) {
+        (Some(m), _) => Ok(m.to_string()),
+        (None, [only]) => Ok(only.clone()),
+        (None, _) => Err(format!(
+            "{}: an archive of {} arrays; choose one with --member NAME (arrays: {})",
+            path.display(),
+            names.len(),
+            names.join(", ")
+        )),
     }
 }
 
