@@ -310,9 +310,7 @@ impl<F: Storage> Appender<F> {
         }
         let mut head = vec![0u8; usize_of(header.payload_offset())?];
         seek(&mut inner, 0)?;
-        inner
-            .read_exact(&mut head)
-            .map_err(|e| Error::io(0, e))?;
+        inner.read_exact(&mut head).map_err(|e| Error::io(0, e))?;
         validate_payload(&mut inner, &header)?;
         let mut appender = Appender {
             inner,
@@ -338,6 +336,21 @@ impl<F: Storage> Appender<F> {
     /// The storage, positioned anywhere.
     pub fn into_inner(self) -> F {
         self.inner
+    }
+
+    /// The storage, to read it (every append seeks first, so moving its position is harmless;
+    /// writing through it makes the appender's view of the file wrong).
+    ///
+    /// ```
+    /// use npyguard::write::{to_vec, AppendOptions, Appender};
+    /// use npyguard::NpyArray;
+    /// use std::io::Cursor;
+    /// let start = to_vec(&NpyArray::from_vec(vec![7u8], vec![1]).unwrap().to_array()).unwrap();
+    /// let mut ap = Appender::new(Cursor::new(start), &AppendOptions::default()).unwrap();
+    /// assert_eq!(ap.get_mut().get_ref().len(), 129);
+    /// ```
+    pub fn get_mut(&mut self) -> &mut F {
+        &mut self.inner
     }
 
     /// Appends the rows of `array` (any memory order): its dtype must be the file's up to
@@ -412,9 +425,14 @@ impl<F: Storage> Appender<F> {
     fn grown(&self, rows: usize) -> Result<(Header, Vec<u8>)> {
         let h = &self.header;
         let mut shape = h.shape().to_vec();
-        let first = shape.first_mut().ok_or_else(|| internal("a first dimension"))?;
+        let first = shape
+            .first_mut()
+            .ok_or_else(|| internal("a first dimension"))?;
         *first = first.checked_add(rows).ok_or_else(|| {
-            Error::unplaced(ErrorKind::ShapeOverflow, "a first dimension that fits usize")
+            Error::unplaced(
+                ErrorKind::ShapeOverflow,
+                "a first dimension that fits usize",
+            )
         })?;
         let built = Header::new(h.dtype().clone(), shape, h.fortran_order())?;
         let head = header_bytes(&built);
@@ -439,9 +457,7 @@ impl<F: Storage> Appender<F> {
             return Ok(());
         }
         let end = payload_end(&self.header)?;
-        self.inner
-            .truncate(end)
-            .map_err(|e| Error::io(end, e))?;
+        self.inner.truncate(end).map_err(|e| Error::io(end, e))?;
         if self.opts.fsync {
             self.inner.sync().map_err(|e| Error::io(end, e))?;
         }
@@ -453,9 +469,7 @@ impl<F: Storage> Appender<F> {
     fn write_rows(&mut self, end: u64, array: &Array) -> Result<()> {
         seek(&mut self.inner, end)?;
         let written = write_data(&mut self.inner, self.header.dtype(), end, array)?;
-        self.inner
-            .flush()
-            .map_err(|e| Error::io(written, e))?;
+        self.inner.flush().map_err(|e| Error::io(written, e))?;
         if self.opts.fsync {
             self.inner.sync().map_err(|e| Error::io(written, e))?;
         }

@@ -2,7 +2,7 @@
 //! streams, files, under the limits of [`ReadOptions`](crate::ReadOptions)), the writers and
 //! the appender (a file grown along its first axis in place).
 
+pub(crate) mod append;
 pub(crate) mod decode;
 pub(crate) mod read;
 pub(crate) mod write;
-pub(crate) mod append;
