@@ -372,7 +372,7 @@ impl<F: Storage> Appender<F> {
     /// assert_eq!(ap.header().shape(), &[3]);
     /// ```
     pub fn append(&mut self, array: &Array) -> Result<()> {
-        check_source(&self.header, array)?;
+        self.check(array)?;
         let rows = array.shape().first().copied().unwrap_or(0);
         if rows == 0 {
             return Ok(());
@@ -404,6 +404,23 @@ impl<F: Storage> Appender<F> {
         self.header = new_header;
         self.head = new_head;
         Ok(())
+    }
+
+    /// Checks, writing nothing, that [`append`](Appender::append) accepts `array`'s dtype
+    /// and shape (what a caller appending several arrays checks for all of them first).
+    ///
+    /// ```
+    /// use npyguard::write::{to_vec, AppendOptions, Appender};
+    /// use npyguard::{ErrorKind, NpyArray};
+    /// use std::io::Cursor;
+    /// let start = NpyArray::from_vec(vec![1i8, 2], vec![1, 2]).unwrap().to_array();
+    /// let ap = Appender::new(Cursor::new(to_vec(&start).unwrap()), &AppendOptions::default()).unwrap();
+    /// assert!(ap.check(&start).is_ok());
+    /// let column = NpyArray::from_vec(vec![1i8, 2], vec![2, 1]).unwrap().to_array();
+    /// assert_eq!(ap.check(&column).unwrap_err().kind(), ErrorKind::InvalidInput);
+    /// ```
+    pub fn check(&self, array: &Array) -> Result<()> {
+        check_source(&self.header, array)
     }
 
     /// [`append`](Appender::append) for a typed array.
