@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../../fuzz/harness/append.rs"]
+mod append;
 #[path = "../../fuzz/harness/compare.rs"]
 mod compare;
 #[cfg(feature = "datasets")]
@@ -124,6 +126,11 @@ fn replay_file() {
 #[test]
 fn replay_payload() {
     replay("payload", payload::run);
+}
+
+#[test]
+fn replay_append() {
+    replay("append", append::run);
 }
 
 #[test]
