@@ -17,7 +17,7 @@ set -euo pipefail
 
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
 TOOLCHAIN="${FUZZ_TOOLCHAIN:-nightly}"
-TARGETS=(header preamble file payload roundtrip npz datasets render compare views)
+TARGETS=(header preamble file payload roundtrip npz datasets render compare views append)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
@@ -47,7 +47,7 @@ for t in "${TARGETS[@]}"; do
     case "$t" in
         # The layers above the reader: an input that loops (per-input -timeout) or makes
         # one allocation the input does not pay for (-malloc_limit_mb) is a finding.
-        datasets | render | compare | views) flags+=(-malloc_limit_mb="${LAYER_MALLOC_MB:-64}") ;;
+        datasets | render | compare | views | append) flags+=(-malloc_limit_mb="${LAYER_MALLOC_MB:-64}") ;;
     esac
     if [ "$t" = header ]; then
         flags+=(-dict="$ROOT/fuzz/header.dict" -max_len=4096)

@@ -98,6 +98,10 @@ pub enum ErrorKind {
     Arrow,
     /// An internal invariant of npyguard did not hold: a bug, reported instead of a panic.
     Internal,
+    /// An append needs a header that does not fit in place: `np.save`'s header for the new
+    /// shape is longer than the file's (no growth space), or its changed bytes cross a
+    /// 512-byte sector boundary (see [`Appender`](crate::write::Appender)).
+    HeaderFull,
 }
 
 /// Who caused an error, as image-png separates them: what a program does about an error
@@ -159,6 +163,7 @@ impl ErrorKind {
             ErrorKind::Unbacked => "unbacked-output",
             ErrorKind::Arrow => "arrow",
             ErrorKind::Internal => "internal",
+            ErrorKind::HeaderFull => "header-full",
         }
     }
 
@@ -179,7 +184,8 @@ impl ErrorKind {
             | K::TooManyMembers
             | K::TotalTooLarge
             | K::CompressionRatio
-            | K::Unbacked => Category::Limit,
+            | K::Unbacked
+            | K::HeaderFull => Category::Limit,
             K::Io => Category::Io,
             K::TypeMismatch | K::InvalidInput | K::MemberNotFound => Category::Usage,
             K::Arrow | K::Internal => Category::Internal,

@@ -56,7 +56,7 @@ mod format; // preamble, grammar, literal AST, dtype, header, Python repr
 
 mod data; // the table of dtype families, codec, scalar, Element, Array, layout
 
-mod io; // payload decoder, readers, writers
+mod io; // payload decoder, readers, writers, appender
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
@@ -91,12 +91,15 @@ pub use io::read::{
 pub use io::rows::{RowChunks, RowReader};
 pub use io::view::{ArrayView, View};
 
-/// Writing `.npy` files byte-identical to `np.save` (see also [`NpyArray::write`]).
+/// Writing `.npy` files byte-identical to `np.save` (see also [`NpyArray::write`]), and
+/// growing them in place ([`Appender`](write::Appender)).
 pub mod write {
     pub use crate::io::write::{
         choose_version, header_bytes, header_bytes_with_version, to_path, to_path_with_version,
         to_vec, to_writer, to_writer_with_version, StreamWriter, ARRAY_ALIGN,
     };
+    // Appending rows to an existing file in place.
+    pub use crate::io::append::{AppendOptions, Appender, Storage};
 }
 
 /// The header's literal AST, as the grammar of `grammar/npy-header.abnf` parses it.

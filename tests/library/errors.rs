@@ -77,6 +77,7 @@ fn limits_are_their_own_category() {
         ErrorKind::TotalTooLarge,
         ErrorKind::CompressionRatio,
         ErrorKind::Unbacked,
+        ErrorKind::HeaderFull,
     ] {
         assert_eq!(kind.category(), Category::Limit, "{kind}");
     }

@@ -3,6 +3,7 @@
 //! one with `cargo test --all-features --test library <module>::`.
 
 mod abnf_quotes;
+mod append;
 mod architecture;
 mod compare;
 mod coverage_gaps;

@@ -1,7 +1,8 @@
-//! `npyguard`: inspect, validate, dump and convert NumPy `.npy` files.
+//! `npyguard`: inspect, validate, dump, convert, diff and append to NumPy `.npy` files.
 //!
 //! Exit codes: 0 success, 1 an input is invalid (or arrays differ), 2 usage or I/O errors.
 
+mod append;
 mod convert;
 mod dataset_cli;
 mod diff;
@@ -129,6 +130,28 @@ enum Command {
     },
     /// Compare two arrays value by value (exit 0 equal within tolerance, 1 different, 2 unreadable).
     Diff(diff::DiffArgs),
+    /// Append the rows of each SRC to DST in place (DST grows along its first axis).
+    ///
+    /// DST must be a C-order .npy (or 1-D) of at least one dimension. Before anything is
+    /// written, every SRC is read into memory under the limits and checked: its dtype must be
+    /// DST's up to byte order (values are re-encoded in DST's byte order; records must be
+    /// identical) and its shape after the first dimension DST's; any memory order. DST's
+    /// rows are written first, then its header, byte-identical to np.save's for the new
+    /// shape: an interrupted append leaves a file NumPy reads as the old array. The limits
+    /// apply to DST and every SRC (--allow-trailing-bytes to the SRCs only; for DST see
+    /// --discard-trailing-bytes). Exit 0
+    /// appended, 1 DST or a SRC invalid or refused (nothing written), 2 usage or I/O errors.
+    Append {
+        /// The .npy file to grow.
+        dst: PathBuf,
+        /// The .npy files whose rows are appended, in order.
+        #[arg(required = true)]
+        srcs: Vec<PathBuf>,
+        #[command(flatten)]
+        args: append::AppendArgs,
+        #[command(flatten)]
+        limits: Limits,
+    },
 }
 
 fn main() -> ExitCode {
@@ -177,5 +200,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             &limits.options(),
         ),
         Command::Diff(args) => diff::run(&args),
+        Command::Append {
+            dst,
+            srcs,
+            args,
+            limits,
+        } => append::append(&dst, &srcs, &args, &limits.options()),
     }
 }

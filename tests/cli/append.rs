@@ -1,0 +1,147 @@
+//! `npyguard append DST SRC...`: the grown file is np.save's bytes for the concatenation;
+//! every SRC is checked before DST is touched; exit codes as the other commands.
+#![cfg(feature = "cli")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use npyguard::write::{header_bytes, to_path, to_vec};
+use npyguard::{read_bytes, Array, Dtype, Endian, Header, NpyArray, ReadOptions};
+
+fn run(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_npyguard"))
+        .arg("append")
+        .args(args)
+        .output()
+        .expect("run npyguard")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("npyguard-cli-append-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn rows(values: Vec<f32>, shape: Vec<usize>, e: Endian) -> Array {
+    NpyArray::from_vec_with(values, shape, false, e)
+        .unwrap()
+        .to_array()
+}
+
+#[test]
+fn append_writes_np_save_bytes_of_the_concatenation() {
+    let d = dir("ok");
+    let (dst, a, b) = (d.join("dst.npy"), d.join("a.npy"), d.join("b.npy"));
+    to_path(&dst, &rows(vec![1.0, 2.0], vec![1, 2], Endian::Little)).unwrap();
+    to_path(&a, &rows(vec![3.0, 4.0, 5.0, 6.0], vec![2, 2], Endian::Big)).unwrap();
+    // A Fortran-order source: appended in logical (row) order.
+    let f = rows(vec![7.0, 8.0, 9.0, 10.0], vec![2, 2], Endian::Little).to_fortran_order();
+    to_path(&b, &f).unwrap();
+    let out = run(&[&dst, &a, &b, Path::new("--fsync")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shape (5, 2)"));
+    let want = rows(
+        vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0],
+        vec![5, 2],
+        Endian::Little,
+    );
+    assert_eq!(std::fs::read(&dst).unwrap(), to_vec(&want).unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn every_source_is_checked_before_dst_is_written() {
+    let d = dir("check");
+    let (dst, good, bad) = (d.join("dst.npy"), d.join("good.npy"), d.join("bad.npy"));
+    to_path(&dst, &rows(vec![1.0, 2.0], vec![1, 2], Endian::Little)).unwrap();
+    to_path(&good, &rows(vec![3.0, 4.0], vec![1, 2], Endian::Little)).unwrap();
+    let before = std::fs::read(&dst).unwrap();
+
+    to_path(&bad, &rows(vec![3.0, 4.0, 5.0], vec![1, 3], Endian::Little)).unwrap();
+    let out = run(&[&dst, &good, &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.npy") && err.contains("[1, 3]"), "{err}");
+    assert_eq!(std::fs::read(&dst).unwrap(), before);
+
+    let ints = NpyArray::from_vec(vec![1i32, 2], vec![1, 2])
+        .unwrap()
+        .to_array();
+    to_path(&bad, &ints).unwrap();
+    let out = run(&[&dst, &good, &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("type-mismatch"));
+    assert_eq!(std::fs::read(&dst).unwrap(), before);
+
+    let out = run(&[&dst, &good, &d.join("missing.npy")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&dst).unwrap(), before);
+
+    // A Fortran DST is refused (exit 1), as is a truncated one.
+    let fd = d.join("fortran.npy");
+    to_path(
+        &fd,
+        &rows(vec![1.0, 2.0, 3.0, 4.0], vec![2, 2], Endian::Little).to_fortran_order(),
+    )
+    .unwrap();
+    assert_eq!(run(&[&fd, &good]).status.code(), Some(1));
+    std::fs::write(&fd, &before[..before.len() - 1]).unwrap();
+    assert_eq!(run(&[&fd, &good]).status.code(), Some(1));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_full_header_is_refused_unless_rewrite_when_full() {
+    let d = dir("full");
+    let (dst, src) = (d.join("dst.npy"), d.join("src.npy"));
+    // As NumPy < 1.24 wrote it: no growth space, and 64 bytes more are needed for (10, 1, ...).
+    let (h, total) = (1..40)
+        .find_map(|ones| {
+            let h =
+                Header::new(Dtype::Bytes(1), [&[9][..], &vec![1; ones]].concat(), false).ok()?;
+            let total = (10 + h.to_dict_text().len() + 1).div_ceil(64) * 64;
+            let mut grown = h.shape().to_vec();
+            grown[0] = 10;
+            let grown = Header::new(Dtype::Bytes(1), grown, false).ok()?;
+            (header_bytes(&grown).len() > total).then_some((h, total))
+        })
+        .expect("a shape whose grown header needs 64 more bytes");
+    let text = h.to_dict_text();
+    let mut file = b"\x93NUMPY\x01\x00".to_vec();
+    file.extend_from_slice(&((total - 10) as u16).to_le_bytes());
+    file.extend_from_slice(text.as_bytes());
+    file.resize(total - 1, b' ');
+    file.push(b'\n');
+    file.resize(total + h.payload_len(), b'a');
+    std::fs::write(&dst, &file).unwrap();
+    let one = Header::new(Dtype::Bytes(1), [&[1][..], &h.shape()[1..]].concat(), false).unwrap();
+    let mut src_bytes = header_bytes(&one);
+    src_bytes.resize(src_bytes.len() + one.payload_len(), b'b');
+    std::fs::write(&src, &src_bytes).unwrap();
+
+    let out = run(&[&dst, &src]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("header-full") && err.contains("rewrite_when_full"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&dst).unwrap(), file);
+
+    let out = run(&[&dst, &src, Path::new("--rewrite-when-full")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&dst).unwrap();
+    let a = read_bytes(&bytes, &ReadOptions::default()).unwrap();
+    assert_eq!(a.shape()[0], 10);
+    assert_eq!(bytes, to_vec(&a).unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
