@@ -14,14 +14,14 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Dtype;
 use crate::format::header::Header;
 
-/// Most input rows in one batch of [`Dataset::default_batch_rows`] (64 Ki).
+/// Most input rows in one batch of [`Dataset::default_batch_rows`](crate::arrow::Dataset::default_batch_rows) (64 Ki).
 ///
 /// ```
 /// assert_eq!(npyguard::arrow::DEFAULT_BATCH_ROWS, 64 * 1024);
 /// ```
 pub const DEFAULT_BATCH_ROWS: usize = 65_536;
 
-/// The approximate size [`Dataset::default_batch_rows`] keeps one batch under (64 MiB).
+/// The approximate size [`Dataset::default_batch_rows`](crate::arrow::Dataset::default_batch_rows) keeps one batch under (64 MiB).
 ///
 /// ```
 /// assert_eq!(npyguard::arrow::TARGET_BATCH_BYTES, 64 << 20);

@@ -14,7 +14,7 @@ use arrow_schema::{DataType, Schema};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Writes `ds` as an Arrow IPC file (the random-access "Feather v2" format), batch by batch.
-/// `rows_per_batch` 0 means [`Dataset::default_batch_rows`]; `progress` is called with the
+/// `rows_per_batch` 0 means [`Dataset::default_batch_rows`](crate::arrow::Dataset::default_batch_rows); `progress` is called with the
 /// input rows done after each batch.
 ///
 /// ```

@@ -35,7 +35,22 @@ use crate::io::read::{check_claim, check_length, read_full, read_header, trailin
 use crate::io::view::{check_rows, row_span, sub_header};
 use crate::options::ReadOptions;
 
-/// A validated `.npy` on a seekable input, read by row ranges (see the [module docs](self)).
+/// A validated `.npy` on a seekable input, read by row ranges (along the first axis): only
+/// the rows' bytes are read, with memory for those rows only. A C-order file's rows are one
+/// contiguous read; a Fortran-order file's rows `a..b` are one run of `b - a` elements per
+/// column (each index of the other axes), gathered with one seek per column. The checks are
+/// a full read's: header, limits and the input's length up front, `U` text as rows are read.
+///
+/// ```
+/// use npyguard::{write::to_vec, ArrayData, NpyArray, ReadOptions, RowReader};
+/// use std::io::Cursor;
+/// // [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] in Fortran order.
+/// let f = NpyArray::from_vec((0..12i32).collect(), vec![4, 3]).unwrap().to_array().to_fortran_order();
+/// let mut rows = RowReader::new(Cursor::new(to_vec(&f).unwrap()), &ReadOptions::default()).unwrap();
+/// let part = rows.read_rows(1..3).unwrap();
+/// assert_eq!(part.shape(), &[2, 3]);
+/// assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8]));
+/// ```
 #[derive(Debug)]
 pub struct RowReader<R> {
     reader: R,
@@ -184,7 +199,7 @@ impl<R: Read + Seek> RowReader<R> {
     }
 }
 
-/// Consecutive row chunks of a `.npy` read from any `Read` (see the [module docs](self)):
+/// Consecutive row chunks of a `.npy` read from any `Read`, with the checks of a full read:
 /// each item is an array of shape `(k, ...)` with `k` at most the chunk size; after the last
 /// row, the end of the input is checked (trailing bytes refused unless
 /// [`allow_trailing_bytes`](ReadOptions::with_allow_trailing_bytes)). Memory is one chunk.

@@ -133,8 +133,12 @@ impl<'a> View<'a> {
     }
 }
 
-/// A validated `.npy` over borrowed bytes, read as elements of `T` (see the
-/// [module docs](self)).
+/// A validated `.npy` over borrowed bytes, read as elements of `T`.
+/// [`as_slice`](ArrayView::as_slice) hands out the payload itself as `&[T]` when it is
+/// aligned for `T` and in the host's byte order (no copy); otherwise
+/// [`get`](ArrayView::get) and [`iter`](ArrayView::iter) decode element by element from the
+/// borrowed bytes (still no copy of the payload), and [`to_vec`](ArrayView::to_vec) makes
+/// the owned copy on request.
 ///
 /// ```
 /// use npyguard::{write::to_vec, ArrayView, Endian, NpyArray, ReadOptions};
