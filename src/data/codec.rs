@@ -190,8 +190,8 @@ pub(crate) fn check_text(dtype: &Dtype, bytes: &[u8], offset: u64) -> Result<()>
     }
 }
 
-/// Whether `dtype` holds a `U` type anywhere.
-fn holds_unicode(dtype: &Dtype) -> bool {
+/// Whether `dtype` holds a `U` type anywhere (whose bytes may be refused as text).
+pub(crate) fn holds_unicode(dtype: &Dtype) -> bool {
     match dtype {
         Dtype::Unicode(..) => true,
         Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),

@@ -49,12 +49,12 @@ use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::data::array::{Array, NpyArray};
+use crate::data::codec::{check_text, holds_unicode};
 use crate::data::element::Element;
-use crate::data::storage::{units_per_element, ArrayData};
+use crate::data::storage::units_per_element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
-use crate::io::decode::{Decoder, Sink};
 use crate::io::read::{check_length, file_length, read_header};
 use crate::io::write::header_bytes;
 use crate::options::ReadOptions;
@@ -669,39 +669,30 @@ fn write_data<W: Write>(w: &mut W, dtype: &Dtype, at: u64, array: &Array) -> Res
     Ok(offset)
 }
 
-/// Checks the payload as a read would: only `U` text (at any depth of a record) can be invalid.
+/// Checks the payload as a read would: only `U` text (at any depth of a record) can be
+/// invalid, and it is checked by the codec's one text check, a few whole elements at a time.
 fn validate_payload<S: Read + Seek>(s: &mut S, h: &Header) -> Result<()> {
     if !holds_unicode(h.dtype()) {
         return Ok(());
     }
-    seek(s, h.payload_offset())?;
-    let mut dec = Decoder::with_sink(h.clone(), Checked);
-    let mut buf = vec![0u8; CHUNK.min(dec.remaining()).max(1)];
-    while !dec.is_complete() {
-        let want = dec.remaining().min(buf.len());
-        let slot = buf.get_mut(..want).unwrap_or_default();
-        s.read_exact(slot).map_err(|e| Error::io(dec.offset(), e))?;
-        dec.feed(slot)?;
+    let size = h.dtype().itemsize().max(1);
+    let piece = CHUNK
+        .checked_div(size)
+        .unwrap_or(1)
+        .max(1)
+        .saturating_mul(size);
+    let mut buf = vec![0u8; piece.min(h.payload_len())];
+    let mut at = h.payload_offset();
+    seek(s, at)?;
+    let mut left = h.payload_len();
+    while left > 0 {
+        let slot = buf.get_mut(..piece.min(left)).unwrap_or_default();
+        s.read_exact(slot).map_err(|e| Error::io(at, e))?;
+        check_text(h.dtype(), slot, at)?;
+        at = at.saturating_add(slot.len() as u64);
+        left = left.saturating_sub(slot.len());
     }
-    dec.check_complete()
-}
-
-fn holds_unicode(d: &Dtype) -> bool {
-    match d {
-        Dtype::Unicode(..) => true,
-        Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),
-        _ => false,
-    }
-}
-
-/// A sink that decodes (and so checks) payload bytes and keeps nothing.
-struct Checked;
-
-impl Sink for Checked {
-    fn reserve(&mut self, _header: &Header, _elements: usize) {}
-    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
-        ArrayData::with_capacity(header.dtype(), 0).push_bytes(header.dtype(), bytes, offset)
-    }
+    Ok(())
 }
 
 /// The first and last index at which `old` and `new` differ (`None`: identical).
