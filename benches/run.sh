@@ -10,6 +10,7 @@ mkdir -p "$dir"
 out="$dir/results.jsonl"
 : > "$out"
 (cd "$here" && cargo build --release --quiet)
+(cd "$root" && cargo build --release --quiet --features cli-datasets)
 "$here/target/release/npyguard-bench" "$dir" "$mib" | tee -a "$out"
 # Moonshot: the same reads with glibc's transparent-huge-page malloc (opt-in via the environment).
 BENCH_ONLY=read GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$here/target/release/npyguard-bench" "$dir" "$mib" \
@@ -20,4 +21,6 @@ python3 "$here/numpy_bench.py" "$dir" | tee -a "$out"
 python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
 # Hostile inputs (issue 14): validate/inspect/diff of many-member archives and zero-size files.
 python3 "$here/hostile_bench.py" "$dir/hostile" --splice "$root/BENCHMARKS.md"
+# Streaming conversion (issue 16): peak RSS of convert --to parquet on a 2 GiB file, DuckDB-checked.
+python3 "$here/stream_bench.py" "$dir/stream" --bin "$root/target/release/npyguard" --splice "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"
