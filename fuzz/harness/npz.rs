@@ -19,7 +19,10 @@
 //!   same arrays or the same errors (kind and offset), and `read_npz_bytes`
 //!   gives those arrays or the first of those errors;
 //! * every member (`.npy` or not) can be `verify_member`ed without a panic,
-//!   and a verified member's size is the size it declares.
+//!   and a verified member's size is the size it declares;
+//! * on a fresh archive each, `view` of a stored member and `row_chunks` of any member
+//!   succeed exactly when `array` does, with the same values (a deflated member's view is
+//!   refused as `InvalidInput`).
 //!
 //! Properties of the structure-aware mode, unmutated:
 //! * `savez`/`savez_compressed` refuse only duplicate names or names with NUL;
@@ -167,6 +170,13 @@ fn raw(bytes: &[u8]) {
         }
     }
 
+    // Parts of members, each on a fresh archive (no running total): a stored member's view
+    // and any member's row chunks succeed exactly when the whole read does, with its rows
+    // (the first 4 members: every member is already read three ways above).
+    for (full, _, _) in npy.iter().take(4) {
+        parts_agree(bytes, &opts, full);
+    }
+
     // Headers and verification of every member (no panic; sizes as declared).
     for (full, is_npy, size) in &members {
         if *is_npy {
@@ -175,6 +185,69 @@ fn raw(bytes: &[u8]) {
         if let Ok(n) = fresh.verify_member(full) {
             assert_eq!(n, *size, "verify_member({full:?}) size");
         }
+    }
+}
+
+/// `NpzArchive::view` and `NpzArchive::row_chunks` against `array` for member `full`.
+fn parts_agree(bytes: &[u8], opts: &ReadOptions, full: &str) {
+    let open = || NpzArchive::new(Cursor::new(bytes), opts).expect("opened before");
+    let whole = open().array(full);
+    let c_bytes = |a: &Array| common::saved(&a.to_c_order());
+    let stored = open().member(full).map(|m| m.compression()) == Some(Compression::Stored);
+    match (open().view(bytes, full), &whole) {
+        (Ok(v), Ok(a)) => {
+            let got = v.to_array().expect("a view that validated decodes");
+            assert_eq!(c_bytes(&got), c_bytes(a), "view({full:?}) reads the array");
+        }
+        (Err(e), _) if !stored => {
+            assert_eq!(
+                e.kind(),
+                ErrorKind::InvalidInput,
+                "view of a deflated member"
+            )
+        }
+        (Err(_), Err(_)) => {}
+        (v, w) => panic!(
+            "view({full:?}) and array() disagree: {:?} vs {:?}",
+            v.map(|v| v.header().clone()),
+            w.as_ref().map(|a| a.shape().to_vec())
+        ),
+    }
+    // 1 to 4 chunks (more only make the run slower, not the check stronger); a member the
+    // read refuses in large chunks (its header may claim 2**40 rows the bytes never hold).
+    let rows = whole
+        .as_ref()
+        .ok()
+        .and_then(|a| a.shape().first().copied())
+        .unwrap_or(1 << 20);
+    let step = rows.div_ceil(1 + full.len() % 4).max(1);
+    let mut archive = open();
+    let chunks: npyguard::Result<Vec<Array>> =
+        archive.row_chunks(full, step).and_then(|c| c.collect());
+    match (&chunks, &whole) {
+        (Ok(parts), Ok(a)) => {
+            let payload = |x: &Array| {
+                let b = c_bytes(x);
+                let h =
+                    Header::from_bytes(&b, &ReadOptions::default().with_max_header_bytes(1 << 20))
+                        .expect("the writer's header reads back");
+                b[h.payload_offset() as usize..].to_vec()
+            };
+            let joined: Vec<u8> = parts.iter().flat_map(payload).collect();
+            assert_eq!(
+                joined,
+                payload(a),
+                "row_chunks({full:?}) are the array's rows"
+            );
+        }
+        (Err(_), Err(_)) => {}
+        (c, w) => panic!(
+            "row_chunks({full:?}) and array() disagree: {:?} vs {:?}",
+            c.as_ref().map(Vec::len).map_err(|e| e.to_string()),
+            w.as_ref()
+                .map(|a| a.shape().to_vec())
+                .map_err(|e| e.to_string())
+        ),
     }
 }
 

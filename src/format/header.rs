@@ -194,6 +194,30 @@ impl Header {
         self.payload_offset
     }
 
+    /// The header of `rows` rows of this array along its first axis (same dtype, order and
+    /// trailing shape; a 0-d array's header is returned as it is): for a part of the array
+    /// read on its own. The dtype is this validated header's, so only the sizes are
+    /// computed again. Crate-private: the parts' readers build one per chunk.
+    pub(crate) fn with_rows(&self, rows: usize) -> Result<Header> {
+        let mut shape = self.shape.clone();
+        let Some(first) = shape.first_mut() else {
+            return Ok(self.clone());
+        };
+        *first = rows;
+        let (element_count, payload_len) =
+            sizes(&self.dtype, &shape, 0).map_err(Error::without_offset)?;
+        Ok(Header {
+            version: self.version,
+            dtype: self.dtype.clone(),
+            fortran_order: self.fortran_order,
+            shape,
+            extra: Vec::new(),
+            element_count,
+            payload_len,
+            payload_offset: 0,
+        })
+    }
+
     /// The payload's byte range in the file: from [`payload_offset`](Header::payload_offset),
     /// [`payload_len`](Header::payload_len) bytes. A file of exactly `range.end` bytes holds
     /// the array and nothing else; the bytes of the range are what a view borrows.

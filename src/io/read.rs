@@ -152,7 +152,7 @@ pub(crate) fn check_type<T: Element>(h: &Header) -> Result<()> {
     Ok(())
 }
 
-fn file_too_large(limit: u64, size: u64) -> Error {
+pub(crate) fn file_too_large(limit: u64, size: u64) -> Error {
     Error::new(
         ErrorKind::FileTooLarge,
         limit,

@@ -32,7 +32,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::io::decode::Decoder;
 use crate::io::read::{check_claim, check_length, read_full, read_header, trailing, CHUNK};
-use crate::io::view::{check_rows, row_span, sub_header};
+use crate::io::view::{check_rows, row_span};
 use crate::options::ReadOptions;
 
 /// A validated `.npy` on a seekable input, read by row ranges (along the first axis): only
@@ -79,9 +79,6 @@ impl<R: Read + Seek> RowReader<R> {
         let header = read_header(&mut reader, opts)?;
         let end = reader.seek(SeekFrom::End(0)).map_err(|e| Error::io(0, e))?;
         check_length(&header, end.saturating_sub(base), opts)?;
-        if header.dtype().itemsize() > 0 {
-            header.check_backed(header.shape().first().copied().unwrap_or(1) as u64, "rows")?;
-        }
         Ok(RowReader {
             reader,
             header,
@@ -107,7 +104,7 @@ impl<R: Read + Seek> RowReader<R> {
             return self.read_whole(rows);
         }
         let n = check_rows(&self.header, &rows)?;
-        let sub = sub_header(&self.header, n)?;
+        let sub = self.header.with_rows(n)?;
         let mut data = ArrayData::with_capacity(sub.dtype(), sub.element_count());
         if sub.payload_len() > 0 {
             let at = self.header.payload_offset();
@@ -130,10 +127,16 @@ impl<R: Read + Seek> RowReader<R> {
     }
 
     /// Consecutive chunks of `rows_per_chunk` rows (at least 1) covering the array, in order;
-    /// an array without rows gives one empty chunk (so its dtype and shape are seen).
+    /// an array without rows gives one empty chunk (so its dtype and shape are seen), and an
+    /// array whose payload is empty (shape `(2**40, 0)`) one chunk of all its rows: no byte
+    /// pays for more chunks, so the number of chunks is bounded by the payload's bytes.
     pub fn into_chunks(mut self, rows_per_chunk: usize) -> impl Iterator<Item = Result<Array>> {
-        let step = rows_per_chunk.max(1);
         let total = self.num_rows();
+        let step = if self.header.payload_len() == 0 {
+            total.max(1)
+        } else {
+            rows_per_chunk.max(1)
+        };
         let mut next = Some(0usize);
         std::iter::from_fn(move || {
             let start = next?;
@@ -163,7 +166,7 @@ impl<R: Read + Seek> RowReader<R> {
         }
         let (at, len) = (self.header.payload_offset(), self.header.payload_len());
         self.read_segment(at, len, &mut data)?;
-        Ok(Array::from_parts(sub_header(&self.header, 1)?, data))
+        Ok(Array::from_parts(self.header.with_rows(1)?, data))
     }
 
     /// Reads `len` bytes at file offset `at` and decodes them into `data`, through a buffer
@@ -199,8 +202,9 @@ impl<R: Read + Seek> RowReader<R> {
     }
 }
 
-/// Consecutive row chunks of a `.npy` read from any `Read`, with the checks of a full read:
-/// each item is an array of shape `(k, ...)` with `k` at most the chunk size; after the last
+/// Consecutive row chunks of a `.npy` read from any `Read`, with the checks of a full read
+/// (an array whose payload is empty comes as one chunk, so chunks never outnumber the
+/// payload's bytes): each item is an array of shape `(k, ...)` with `k` at most the chunk size; after the last
 /// row, the end of the input is checked (trailing bytes refused unless
 /// [`allow_trailing_bytes`](ReadOptions::with_allow_trailing_bytes)). Memory is one chunk.
 ///
@@ -245,10 +249,6 @@ impl<R: Read> RowChunks<R> {
         rows_per_chunk: usize,
         opts: &ReadOptions,
     ) -> Result<RowChunks<R>> {
-        let rows = header.shape().first().copied().unwrap_or(1);
-        if header.dtype().itemsize() > 0 {
-            header.check_backed(rows as u64, "rows")?;
-        }
         let offset = header.payload_offset();
         Ok(RowChunks {
             reader,
@@ -285,7 +285,12 @@ impl<R: Read> RowChunks<R> {
 
     fn chunk(&mut self, start: usize) -> Result<Array> {
         let h = &self.header;
-        let whole = h.shape().is_empty() || (h.fortran_order() && h.shape().len() > 1);
+        // One chunk: a 0-d array; a Fortran-order array of more than one dimension (its
+        // rows cannot be gathered from a stream); an empty payload (no byte pays for more
+        // chunks: shape `(2**40, 0)` must not loop 2**40 times).
+        let whole = h.shape().is_empty()
+            || (h.fortran_order() && h.shape().len() > 1)
+            || h.payload_len() == 0;
         let total = h.shape().first().copied().unwrap_or(1);
         let end = if whole {
             total

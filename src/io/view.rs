@@ -33,7 +33,7 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Endian;
 use crate::format::header::Header;
-use crate::io::read::{check_length, check_type};
+use crate::io::read::{check_claim, check_length, check_type, file_too_large};
 use crate::options::ReadOptions;
 
 /// A validated `.npy` over borrowed bytes, of any dtype.
@@ -57,15 +57,29 @@ impl<'a> View<'a> {
     /// Validates `bytes` as a whole `.npy` file, exactly as [`read_bytes`](crate::read_bytes)
     /// would (same errors, kinds and offsets), and borrows its payload.
     pub fn new(bytes: &'a [u8], opts: &ReadOptions) -> Result<View<'a>> {
+        let len = bytes.len() as u64;
+        if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
+            return Err(file_too_large(limit, len));
+        }
         let header = Header::from_bytes(bytes, opts)?;
-        check_length(&header, bytes.len() as u64, opts)?;
+        check_claim(&header, opts)?;
+        // In a read's order: the text of the payload bytes that are there (a read decodes
+        // them before it sees the end of the input), then the length.
         let range = header.payload_range();
-        let payload = usize::try_from(range.start)
-            .ok()
-            .zip(usize::try_from(range.end).ok())
-            .and_then(|(s, e)| bytes.get(s..e))
+        let start = usize::try_from(range.start).unwrap_or(usize::MAX);
+        let there = bytes.get(start..).unwrap_or_default();
+        let whole = there.len().min(header.payload_len());
+        let size = header.dtype().itemsize().max(1);
+        let whole = whole.saturating_sub(whole.checked_rem(size).unwrap_or(0));
+        check_text(
+            header.dtype(),
+            there.get(..whole).unwrap_or_default(),
+            range.start,
+        )?;
+        check_length(&header, len, opts)?;
+        let payload = bytes
+            .get(start..start.saturating_add(header.payload_len()))
             .ok_or_else(|| internal("the payload inside the checked length"))?;
-        check_text(header.dtype(), payload, range.start)?;
         Ok(View { header, payload })
     }
 
@@ -247,7 +261,7 @@ pub(crate) fn row_span(header: &Header, rows: &Range<usize>) -> Result<(Header, 
         )
         .found("a Fortran-order array of more than one dimension"));
     }
-    let sub = sub_header(header, n)?;
+    let sub = header.with_rows(n)?;
     let row_bytes = header
         .payload_len()
         .checked_div(header.shape().first().copied().unwrap_or(1))
@@ -276,15 +290,6 @@ pub(crate) fn check_rows(header: &Header, rows: &Range<usize>) -> Result<usize> 
         .found(format!("{}..{}", rows.start, rows.end)));
     }
     Ok(rows.end.saturating_sub(rows.start))
-}
-
-/// The header of `n` rows of `header`'s array (same dtype, order and trailing shape).
-pub(crate) fn sub_header(header: &Header, n: usize) -> Result<Header> {
-    let mut shape = header.shape().to_vec();
-    if let Some(first) = shape.first_mut() {
-        *first = n;
-    }
-    Header::new(header.dtype().clone(), shape, header.fortran_order())
 }
 
 fn internal(expected: &str) -> Error {

@@ -185,6 +185,22 @@ fn append_to_a_huge_zero_size_array_overflows() {
     );
 }
 
+/// `views`, first campaign: a `U` array whose payload holds a non-character (a surrogate)
+/// and is followed by more bytes. `read_bytes` decodes the payload before it sees the end
+/// (`BadPayload` at the unit), `View::new` checked the length first (`TrailingBytes`). The
+/// view now checks in a read's order: limits, header, claim, the text of the payload bytes
+/// that are there, then the length.
+#[test]
+fn views_check_text_before_trailing_bytes() {
+    regression("views", "u-bad-text-trailing-error-order", views::run);
+}
+
+/// `views`, first campaign: the same with the payload cut short (`Truncated` vs `BadPayload`).
+#[test]
+fn views_check_text_before_truncation() {
+    regression("views", "u-bad-text-truncated-error-order", views::run);
+}
+
 /// `roundtrip`, 8-minute run: a record `[('f0', '|S4', (0,))]` (item size 0) with shape
 /// (2726025775814803458, 0) is valid, but `Array::field("f0")` must build an array of
 /// `|S4` and shape (2726025775814803458, 0, 0), whose non-zero dimensions times 4
