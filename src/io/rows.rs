@@ -265,7 +265,8 @@ impl<R: Read> RowChunks<R> {
         &self.header
     }
 
-    /// The input (for a wrapper that checks what the reader saw).
+    /// The input (for a wrapper that checks what the reader saw: `npz::MemberChunks`).
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
     pub(crate) fn reader_mut(&mut self) -> &mut R {
         &mut self.reader
     }
