@@ -32,7 +32,8 @@ if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
 fi
 
 echo "fuzz smoke: building ${#TARGETS[@]} targets ($(cargo +"$TOOLCHAIN" --version))"
-cargo +"$TOOLCHAIN" fuzz build
+# The same build as .clusterfuzzlite/build.sh (so fuzz/oss_fuzz_check.sh reuses it).
+cargo +"$TOOLCHAIN" fuzz build -O --debug-assertions
 
 # The triple cargo-fuzz builds for (its default --target is the host).
 HOST="$(rustc +"$TOOLCHAIN" -vV | sed -n 's/^host: //p')"
