@@ -21,7 +21,9 @@ mod sealed {
 }
 
 /// A Rust type that a `.npy` element decodes to exactly.
-pub trait Element: Copy + Default + PartialEq + std::fmt::Debug + sealed::Sealed + 'static {
+pub trait Element:
+    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static
+{
     /// Size of one element in bytes.
     const SIZE: usize;
 

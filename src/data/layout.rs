@@ -130,23 +130,67 @@ pub(crate) fn strides(shape: &[usize]) -> (Vec<usize>, Vec<usize>) {
 ///
 /// `data.len()` must equal the product of `shape` times `per`; otherwise the input is
 /// returned unchanged.
-pub(crate) fn fortran_to_c_units<T: Copy>(data: &[T], shape: &[usize], per: usize) -> Vec<T> {
+pub(crate) fn fortran_to_c_units<T: Copy + Send + Sync>(
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+) -> Vec<T> {
     let units = element_count(shape).and_then(|c| c.checked_mul(per));
     // Pre-filled by one sequential copy: faulting the pages in sequentially is much cheaper
     // than faulting them in the scattered order of the tile writes (measured).
     let mut out = data.to_vec();
-    let (Some(&rows), Some(&cols)) = (shape.first(), shape.last()) else {
+    let Some(&rows) = shape.first() else {
         return out;
     };
     if shape.len() < 2 || per == 0 || Some(data.len()) != units || units == Some(0) {
         return out;
     }
+    // In C order the first axis is the slowest, so rows `0..h` of the output are its first
+    // `h * row_units` units: the two halves are disjoint slices, reindexed on two threads.
+    let row_units = units.unwrap_or(0).checked_div(rows).unwrap_or(0);
+    let threads = if units.unwrap_or(0) >= PARALLEL_UNITS {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+    } else {
+        1
+    };
+    let h = rows.checked_div(threads).unwrap_or(rows);
+    if threads < 2 || h == 0 {
+        reindex_rows(data, shape, per, 0..rows, &mut out);
+        return out;
+    }
+    let (top, bottom) = out.split_at_mut(h.saturating_mul(row_units).min(units.unwrap_or(0)));
+    std::thread::scope(|s| {
+        s.spawn(|| reindex_rows(data, shape, per, 0..h, top));
+        reindex_rows(data, shape, per, h..rows, bottom);
+    });
+    out
+}
+
+/// Arrays of at least this many units are reindexed on two threads (below, a thread's start
+/// costs more than it saves).
+const PARALLEL_UNITS: usize = 1 << 20;
+
+/// Writes C-order rows `rows` (of the first axis) of Fortran-order `data` of `shape` into
+/// `out`, which holds exactly those rows: for every index of the middle axes, the
+/// (rows × last axis) block is [`transpose_into`] its place.
+fn reindex_rows<T: Copy>(
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+    rows: std::ops::Range<usize>,
+    out: &mut [T],
+) {
+    let Some(&cols) = shape.last() else { return };
     let (c_strides, f_strides) = strides(shape);
     let middle = shape
         .get(1..shape.len().saturating_sub(1))
         .unwrap_or_default();
     let row_dst = c_strides.first().copied().unwrap_or(0);
     let col_src = f_strides.last().copied().unwrap_or(0);
+    let n = rows.end.saturating_sub(rows.start);
+    if n == 0 {
+        return;
+    }
     let mut idx = vec![0usize; middle.len()];
     loop {
         let offset = |strides: &[usize]| {
@@ -157,16 +201,16 @@ pub(crate) fn fortran_to_c_units<T: Copy>(data: &[T], shape: &[usize], per: usiz
                 })
         };
         let src = Strided {
-            off: offset(&f_strides),
+            off: offset(&f_strides).saturating_add(rows.start),
             ld: col_src,
         };
         let dst = Strided {
             off: offset(&c_strides),
             ld: row_dst,
         };
-        transpose_into(data, src, &mut out, dst, (rows, cols), per);
+        transpose_into(data, src, out, dst, (n, cols), per);
         if !advance(&mut idx, middle) {
-            return out;
+            return;
         }
     }
 }
@@ -186,12 +230,12 @@ fn advance(idx: &mut [usize], dims: &[usize]) -> bool {
 /// Reorders Fortran-order `data` of `shape` into C order.
 ///
 /// `data.len()` must equal the product of `shape`; otherwise the input is returned unchanged.
-pub fn fortran_to_c<T: Copy>(data: &[T], shape: &[usize]) -> Vec<T> {
+pub fn fortran_to_c<T: Copy + Send + Sync>(data: &[T], shape: &[usize]) -> Vec<T> {
     fortran_to_c_units(data, shape, 1)
 }
 
 /// Reorders C-order `data` of `shape` into Fortran order.
-pub fn c_to_fortran<T: Copy>(data: &[T], shape: &[usize]) -> Vec<T> {
+pub fn c_to_fortran<T: Copy + Send + Sync>(data: &[T], shape: &[usize]) -> Vec<T> {
     let reversed: Vec<usize> = shape.iter().rev().copied().collect();
     fortran_to_c(data, &reversed)
 }
@@ -258,6 +302,40 @@ mod tests {
                 .collect();
             assert_eq!(fortran_to_c_bytes(&bytes, &shape, 4), want);
         }
+    }
+
+    /// Arrays of at least `PARALLEL_UNITS` units are reindexed on two threads, split along the
+    /// first axis: odd and even row counts, 2-D, 3-D, one row, multi-unit elements.
+    #[test]
+    fn two_thread_reindex_matches_naive() {
+        for shape in [
+            vec![1031, 1021],
+            vec![1030, 1021],
+            vec![129, 7, 1201],
+            vec![1, 1 << 20],
+            vec![(1 << 20) + 1, 1],
+        ] {
+            let n: usize = shape.iter().product();
+            assert!(n >= PARALLEL_UNITS);
+            let data: Vec<u32> = (0..n as u32).collect();
+            assert!(
+                fortran_to_c(&data, &shape) == naive(&data, &shape),
+                "{shape:?}"
+            );
+        }
+        let shape = [700, 800];
+        let data: Vec<u8> = (0..700 * 800 * 2).map(|i| (i % 251) as u8).collect();
+        let want: Vec<u8> = {
+            let pairs: Vec<u32> = (0..700 * 800).map(|i| i as u32).collect();
+            naive(&pairs, &shape)
+                .iter()
+                .flat_map(|&k| [data[2 * k as usize], data[2 * k as usize + 1]])
+                .collect()
+        };
+        assert!(
+            fortran_to_c_units(&data, &shape, 2) == want,
+            "2 units per element"
+        );
     }
 
     #[test]
