@@ -462,7 +462,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
         Cell::Value(v) => v,
         _ => 0,
     };
-    fn reorder<T: Copy + Default>(v: Vec<T>, shape: &[usize], fortran: bool) -> Vec<T> {
+    fn reorder<T: Copy + Default + Send + Sync>(
+        v: Vec<T>,
+        shape: &[usize],
+        fortran: bool,
+    ) -> Vec<T> {
         if fortran && shape.len() == 2 {
             layout::c_to_fortran(&v, shape)
         } else {

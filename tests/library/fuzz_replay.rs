@@ -201,6 +201,27 @@ fn views_check_text_before_truncation() {
     regression("views", "u-bad-text-truncated-error-order", views::run);
 }
 
+/// `views`, first campaign: `<f2` of shape (86740, 0). `read_bytes` reads it (no payload);
+/// `RowReader` and `RowChunks` refused it as `unbacked-output` (a guard against looping over
+/// empty rows). Now an empty payload is one chunk, and parts read what the whole read reads.
+#[test]
+fn views_zero_size_rows_are_one_chunk() {
+    regression("views", "zero-size-rows-refused-unbacked", views::run);
+}
+
+/// `views`, first campaign (an OOM at the 64 MiB malloc limit): a record of item size 0
+/// (one `<i2` field of subarray shape (0, 2)), shape (711371,), one trailing byte.
+/// `RowChunks` made 355 686 empty chunks of 2 rows before it reported the trailing byte
+/// (with shape (2**62,) it would never have ended). Now an empty payload is one chunk.
+#[test]
+fn views_zero_itemsize_records_are_one_chunk() {
+    regression(
+        "views",
+        "zero-itemsize-record-one-chunk-per-row",
+        views::run,
+    );
+}
+
 /// `roundtrip`, 8-minute run: a record `[('f0', '|S4', (0,))]` (item size 0) with shape
 /// (2726025775814803458, 0) is valid, but `Array::field("f0")` must build an array of
 /// `|S4` and shape (2726025775814803458, 0, 0), whose non-zero dimensions times 4

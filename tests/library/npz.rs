@@ -1516,7 +1516,7 @@ fn member_parts_are_checked_as_reads_are() {
             .unwrap_or_else(|e| vec![Err(e)]);
         let e = got.into_iter().find_map(|r| r.err()).unwrap();
         assert_eq!(e.kind(), want.kind(), "{e}");
-        let mut ar = NpzArchive::new(
+        let ar = NpzArchive::new(
             Cursor::new(zip),
             &opts.clone().with_max_file_bytes(Some(100)),
         )
