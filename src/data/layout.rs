@@ -307,6 +307,7 @@ mod tests {
     /// Arrays of at least `PARALLEL_UNITS` units are reindexed on two threads, split along the
     /// first axis: odd and even row counts, 2-D, 3-D, one row, multi-unit elements.
     #[test]
+    #[cfg_attr(miri, ignore)] // millions of elements: hours under Miri; no unsafe to check
     fn two_thread_reindex_matches_naive() {
         for shape in [
             vec![1031, 1021],
