@@ -26,10 +26,14 @@ mod common;
 /// Largest payload of the generated file and of the source.
 const MAX_PAYLOAD: usize = 4 * 1024;
 
-/// An in-memory storage that accepts `budget` more bytes and then fails.
-struct FailAfter {
-    inner: Cursor<Vec<u8>>,
-    budget: usize,
+/// An in-memory storage that accepts `budget` more bytes and then fails. A write inside one
+/// 512-byte sector is all or nothing (the storage model the appender documents); any other
+/// write is torn at byte granularity. Shared with `tests/library/append.rs`.
+pub struct FailAfter {
+    /// The bytes written so far.
+    pub inner: Cursor<Vec<u8>>,
+    /// Bytes still accepted.
+    pub budget: usize,
 }
 
 impl Read for FailAfter {

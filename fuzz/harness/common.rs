@@ -65,6 +65,16 @@ pub fn saved(array: &Array) -> Vec<u8> {
     to_vec(array).unwrap_or_else(|e| panic!("to_vec failed on an in-memory Vec: {e}"))
 }
 
+/// The payload bytes of `array` in C order, as the writer encodes them: rows compare across
+/// memory orders and chunks, and floats by their bits.
+pub fn c_payload(array: &Array) -> Vec<u8> {
+    let bytes = saved(&array.to_c_order());
+    let opts = npyguard::ReadOptions::default().with_max_header_bytes(1 << 20);
+    let h = npyguard::Header::from_bytes(&bytes, &opts)
+        .unwrap_or_else(|e| panic!("the writer's header reads back: {e}"));
+    bytes[h.payload_offset() as usize..].to_vec()
+}
+
 /// The outcome of one run.
 pub fn outcome(r: &npyguard::Result<Array>) -> Outcome {
     match r {

@@ -192,12 +192,15 @@ fn raw(bytes: &[u8]) {
 fn parts_agree(bytes: &[u8], opts: &ReadOptions, full: &str) {
     let open = || NpzArchive::new(Cursor::new(bytes), opts).expect("opened before");
     let whole = open().array(full);
-    let c_bytes = |a: &Array| common::saved(&a.to_c_order());
     let stored = open().member(full).map(|m| m.compression()) == Some(Compression::Stored);
     match (open().view(bytes, full), &whole) {
         (Ok(v), Ok(a)) => {
             let got = v.to_array().expect("a view that validated decodes");
-            assert_eq!(c_bytes(&got), c_bytes(a), "view({full:?}) reads the array");
+            assert_eq!(
+                common::c_payload(&got),
+                common::c_payload(a),
+                "view({full:?}) reads the array"
+            );
         }
         (Err(e), _) if !stored => {
             assert_eq!(
@@ -226,17 +229,10 @@ fn parts_agree(bytes: &[u8], opts: &ReadOptions, full: &str) {
         archive.row_chunks(full, step).and_then(|c| c.collect());
     match (&chunks, &whole) {
         (Ok(parts), Ok(a)) => {
-            let payload = |x: &Array| {
-                let b = c_bytes(x);
-                let h =
-                    Header::from_bytes(&b, &ReadOptions::default().with_max_header_bytes(1 << 20))
-                        .expect("the writer's header reads back");
-                b[h.payload_offset() as usize..].to_vec()
-            };
-            let joined: Vec<u8> = parts.iter().flat_map(payload).collect();
+            let joined: Vec<u8> = parts.iter().flat_map(common::c_payload).collect();
             assert_eq!(
                 joined,
-                payload(a),
+                common::c_payload(a),
                 "row_chunks({full:?}) are the array's rows"
             );
         }

@@ -17,14 +17,13 @@
 use std::io::{Cursor, Read};
 
 use npyguard::{
-    read_bytes, Array, ArrayView, Dtype, Element, Header, NpyArray, ReadOptions, RowChunks,
-    RowReader, View,
+    read_bytes, Array, ArrayView, Dtype, Element, NpyArray, ReadOptions, RowChunks, RowReader, View,
 };
 
 #[path = "common.rs"]
 mod common;
 
-use common::{assert_same, error_outcome, outcome, saved};
+use common::{assert_same, c_payload, error_outcome, outcome};
 
 /// A reader that returns at most 5 bytes per call.
 struct Trickle<R>(R);
@@ -58,17 +57,6 @@ pub fn run(data: &[u8]) {
         }
         rows(data, &opts, &whole);
     }
-}
-
-/// The C-order payload bytes of `a` (rows comparable across memory orders).
-fn c_payload(a: &Array) -> Vec<u8> {
-    let bytes = saved(&a.to_c_order());
-    let h = Header::from_bytes(
-        &bytes,
-        &ReadOptions::default().with_max_header_bytes(1 << 20),
-    )
-    .unwrap_or_else(|e| panic!("the writer's header reads back: {e}"));
-    bytes[h.payload_offset() as usize..].to_vec()
 }
 
 fn rows(data: &[u8], opts: &ReadOptions, whole: &npyguard::Result<Array>) {

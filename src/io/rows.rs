@@ -108,6 +108,8 @@ impl<R: Read + Seek> RowReader<R> {
         let mut data = ArrayData::with_capacity(sub.dtype(), sub.element_count());
         if sub.payload_len() > 0 {
             let at = self.header.payload_offset();
+            // One buffer for every segment (a Fortran gather reads one per column).
+            let mut buf = Vec::new();
             if self.header.fortran_order() && self.header.shape().len() > 1 {
                 let size = self.header.dtype().itemsize();
                 let total = self.num_rows();
@@ -115,12 +117,12 @@ impl<R: Read + Seek> RowReader<R> {
                 for c in 0..columns {
                     let first = c.saturating_mul(total).saturating_add(rows.start);
                     let off = at.saturating_add(first.saturating_mul(size) as u64);
-                    self.read_segment(off, n.saturating_mul(size), &mut data)?;
+                    self.read_segment(off, n.saturating_mul(size), &mut data, &mut buf)?;
                 }
             } else {
                 let (_, span) = row_span(&self.header, &rows)?;
                 let off = at.saturating_add(span.start as u64);
-                self.read_segment(off, span.len(), &mut data)?;
+                self.read_segment(off, span.len(), &mut data, &mut buf)?;
             }
         }
         Ok(Array::from_parts(sub, data))
@@ -165,20 +167,29 @@ impl<R: Read + Seek> RowReader<R> {
             return Ok(Array::from_parts(h, data));
         }
         let (at, len) = (self.header.payload_offset(), self.header.payload_len());
-        self.read_segment(at, len, &mut data)?;
+        self.read_segment(at, len, &mut data, &mut Vec::new())?;
         Ok(Array::from_parts(self.header.with_rows(1)?, data))
     }
 
-    /// Reads `len` bytes at file offset `at` and decodes them into `data`, through a buffer
-    /// of at most about [`CHUNK`] bytes (a whole number of elements).
-    fn read_segment(&mut self, at: u64, len: usize, data: &mut ArrayData) -> Result<()> {
+    /// Reads `len` bytes at file offset `at` and decodes them into `data`, through `buf`
+    /// (grown to at most about [`CHUNK`] bytes, a whole number of elements, and kept by the
+    /// caller for its next segment).
+    fn read_segment(
+        &mut self,
+        at: u64,
+        len: usize,
+        data: &mut ArrayData,
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
         let size = self.header.dtype().itemsize().max(1);
         let piece = CHUNK
             .checked_div(size)
             .unwrap_or(1)
             .max(1)
             .saturating_mul(size);
-        let mut buf = vec![0u8; piece.min(len)];
+        if buf.len() < piece.min(len) {
+            buf.resize(piece.min(len), 0);
+        }
         let pos = self.base.saturating_add(at);
         self.reader
             .seek(SeekFrom::Start(pos))

@@ -10,7 +10,7 @@
 //!   after the payload, a header without growth space (a file written before NumPy 1.24),
 //!   and `rewrite_when_full` making that work for a path.
 
-use std::io::{Cursor, Read, Seek, SeekFrom, Write};
+use std::io::{Cursor, SeekFrom};
 use std::path::PathBuf;
 
 use npyguard::write::{header_bytes, to_vec, AppendOptions, Appender, Storage};
@@ -136,55 +136,8 @@ fn ap_bytes<F: Storage>(ap: &mut Appender<F>) -> Vec<u8> {
     out
 }
 
-/// An in-memory storage that accepts `budget` more bytes and then fails. A write inside
-/// one 512-byte sector is all or nothing (the storage model the appender documents); any
-/// other write is torn at byte granularity.
-struct FailAfter {
-    inner: Cursor<Vec<u8>>,
-    budget: usize,
-}
-
-impl Read for FailAfter {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.inner.read(buf)
-    }
-}
-
-impl Seek for FailAfter {
-    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
-        self.inner.seek(pos)
-    }
-}
-
-impl Write for FailAfter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let fail = || Err(std::io::Error::other("injected failure"));
-        if self.budget == 0 && !buf.is_empty() {
-            return fail();
-        }
-        let at = self.inner.position();
-        let last = at + buf.len().max(1) as u64 - 1;
-        if at / 512 == last / 512 && buf.len() > self.budget {
-            return fail();
-        }
-        let n = buf.len().min(self.budget);
-        self.budget -= n;
-        self.inner.write(&buf[..n])
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Storage for FailAfter {
-    fn sync(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn truncate(&mut self, len: u64) -> std::io::Result<()> {
-        self.inner.get_mut().truncate(len as usize);
-        Ok(())
-    }
-}
+/// The fuzz harness's failing, sector-atomic storage (one model for both).
+use crate::fuzz_replay::append::FailAfter;
 
 #[test]
 fn an_interrupted_append_leaves_the_old_or_the_new_array() {

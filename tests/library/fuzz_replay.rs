@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 #[path = "../../fuzz/harness/append.rs"]
-mod append;
+pub(crate) mod append;
 #[path = "../../fuzz/harness/compare.rs"]
 mod compare;
 #[cfg(feature = "datasets")]

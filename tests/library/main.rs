@@ -10,7 +10,7 @@ mod coverage_gaps;
 mod datasets;
 mod errors;
 mod fixtures;
-mod fuzz_replay;
+pub(crate) mod fuzz_replay;
 mod grammar_agreement;
 mod header_cases;
 mod npz;
