@@ -353,6 +353,28 @@ impl<T: Element> NpyArray<T> {
         }
     }
 
+    /// The array in C (row-major) order: itself when it already is, else reindexed into a
+    /// new buffer (huge-page memory when large, as reads use; no pre-filling pass) on two
+    /// threads for large arrays.
+    ///
+    /// ```
+    /// use npyguard::{Endian, NpyArray};
+    /// // [[1, 2, 3], [4, 5, 6]] stored in Fortran order.
+    /// let f = NpyArray::from_vec_with(vec![1u16, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+    /// let c = f.into_c_order();
+    /// assert!(!c.fortran_order());
+    /// assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub fn into_c_order(self) -> NpyArray<T> {
+        if !self.fortran_order() {
+            return self;
+        }
+        let data = layout::fortran_to_c_buffer(T::direct(), &self.data, self.shape(), 1);
+        let mut header = self.header;
+        header.set_fortran_order(false);
+        NpyArray { header, data }
+    }
+
     /// The element at a logical (row-major) multi-index, whatever the memory order.
     pub fn get(&self, index: &[usize]) -> Option<&T> {
         if index.len() != self.shape().len() {

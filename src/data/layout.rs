@@ -15,6 +15,9 @@
 //! assert_eq!(c_to_fortran(&c, &[2, 3]), f);
 //! ```
 
+use crate::data::buffer::{Buffer, Direct};
+use crate::limits::DEFAULT_HUGE_PAGE_THRESHOLD;
+
 /// Side of the square tiles [`transpose_into`] works in (a tile of `f64` is 8 KiB).
 const TILE: usize = 32;
 
@@ -135,15 +138,50 @@ pub(crate) fn fortran_to_c_units<T: Copy + Send + Sync>(
     shape: &[usize],
     per: usize,
 ) -> Vec<T> {
-    let units = element_count(shape).and_then(|c| c.checked_mul(per));
-    // Pre-filled by one sequential copy: faulting the pages in sequentially is much cheaper
-    // than faulting them in the scattered order of the tile writes (measured).
+    // Pre-filled by one sequential copy: faulting 4 KiB pages in sequentially is much
+    // cheaper than faulting them in the scattered order of the tile writes (measured).
     let mut out = data.to_vec();
-    let Some(&rows) = shape.first() else {
-        return out;
-    };
+    fortran_to_c_into(data, shape, per, &mut out);
+    out
+}
+
+/// [`fortran_to_c_units`] into a fresh [`Buffer`]: huge-page memory for large arrays of a
+/// type with a [`Direct`] reading (no pre-filling pass: the pages fault in 2 MiB at a
+/// time), else a pre-filled `Vec`.
+pub(crate) fn fortran_to_c_buffer<T: Copy + Send + Sync>(
+    direct: Option<Direct<T>>,
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+) -> Buffer<T> {
+    match direct {
+        Some(d) => {
+            let mut out = (d.fresh)(data.len(), DEFAULT_HUGE_PAGE_THRESHOLD);
+            fortran_to_c_into(data, shape, per, &mut out);
+            out
+        }
+        None => fortran_to_c_units(data, shape, per).into(),
+    }
+}
+
+/// [`fortran_to_c_units`] into `out`, which must be as long as `data` (else it is left as it
+/// is); `data` that does not hold `shape` is copied unchanged. Arrays of [`PARALLEL_UNITS`] or more are
+/// reindexed on two threads.
+pub(crate) fn fortran_to_c_into<T: Copy + Send + Sync>(
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+    out: &mut [T],
+) {
+    if out.len() != data.len() {
+        return;
+    }
+    let units = element_count(shape).and_then(|c| c.checked_mul(per));
+    let rows = shape.first().copied().unwrap_or(0);
     if shape.len() < 2 || per == 0 || Some(data.len()) != units || units == Some(0) {
-        return out;
+        // Nothing to reindex (one axis, or not this shape's data): the values as they are.
+        out.copy_from_slice(data);
+        return;
     }
     // In C order the first axis is the slowest, so rows `0..h` of the output are its first
     // `h * row_units` units: the two halves are disjoint slices, reindexed on two threads.
@@ -155,15 +193,14 @@ pub(crate) fn fortran_to_c_units<T: Copy + Send + Sync>(
     };
     let h = rows.checked_div(threads).unwrap_or(rows);
     if threads < 2 || h == 0 {
-        reindex_rows(data, shape, per, 0..rows, &mut out);
-        return out;
+        reindex_rows(data, shape, per, 0..rows, out);
+        return;
     }
     let (top, bottom) = out.split_at_mut(h.saturating_mul(row_units).min(units.unwrap_or(0)));
     std::thread::scope(|s| {
         s.spawn(|| reindex_rows(data, shape, per, 0..h, top));
         reindex_rows(data, shape, per, h..rows, bottom);
     });
-    out
 }
 
 /// Arrays of at least this many units are reindexed on two threads (below, a thread's start
