@@ -218,6 +218,15 @@ fn serve(dir: &Path) {
                 value = Some(t.elapsed().as_secs_f64());
                 assert_eq!(ok, !op.contains("rejected"), "{op}");
             }
+            // Diagnostics (not in the report): the parts of a read + reindex.
+            "diag/f4 read" => drop(black_box(NpyArray::<f32>::read_path(&f4, &opts).unwrap())),
+            "diag/f4 reindex only" | "diag/f8 reindex only" => {
+                let f = if op.contains("f4") { &f4 } else { &f8 };
+                let a = npyguard::read_path(f, &opts).unwrap();
+                let t = Instant::now();
+                black_box(a.to_c_order());
+                value = Some(t.elapsed().as_secs_f64());
+            }
             other => panic!("unknown op {other}"),
         }
         let secs = value.unwrap_or_else(|| t.elapsed().as_secs_f64());

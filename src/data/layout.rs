@@ -56,7 +56,12 @@ pub(crate) fn transpose_into<T: Copy>(
     for i0 in (0..n).step_by(TILE) {
         let i1 = i0.saturating_add(TILE).min(n);
         for j0 in (0..m).step_by(TILE) {
-            for j in j0..j0.saturating_add(TILE).min(m) {
+            let j1 = j0.saturating_add(TILE).min(m);
+            let full = i1.saturating_sub(i0) == TILE && j1.saturating_sub(j0) == TILE;
+            if per == 1 && full && full_tile(from, src, to, dst, i0, j0) {
+                continue;
+            }
+            for j in j0..j1 {
                 let first = src
                     .off
                     .saturating_add(j.saturating_mul(src.ld))
@@ -78,6 +83,71 @@ pub(crate) fn transpose_into<T: Copy>(
         }
     }
     whole
+}
+
+/// Side of the blocks a full tile of one-unit elements moves in: eight runs of eight
+/// values read, then written as eight runs of eight (a block stays in registers, and bounds
+/// are checked once per run instead of once per value).
+const BLOCK: usize = 8;
+
+/// Moves the full `TILE` × `TILE` tile at (`i0`, `j0`) of one-unit elements block by block;
+/// `false` (the caller then moves it value by value) when a block lies outside a buffer.
+fn full_tile<T: Copy>(
+    from: &[T],
+    src: Strided,
+    to: &mut [T],
+    dst: Strided,
+    i0: usize,
+    j0: usize,
+) -> bool {
+    for bi in (i0..i0.saturating_add(TILE)).step_by(BLOCK) {
+        for bj in (j0..j0.saturating_add(TILE)).step_by(BLOCK) {
+            if !block(from, src, to, dst, bi, bj) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Moves the `BLOCK` × `BLOCK` block at (`i0`, `j0`): reads `BLOCK` runs along `i`, writes
+/// `BLOCK` runs along `j`.
+fn block<T: Copy>(
+    from: &[T],
+    src: Strided,
+    to: &mut [T],
+    dst: Strided,
+    i0: usize,
+    j0: usize,
+) -> bool {
+    let mut runs: [Option<&[T; BLOCK]>; BLOCK] = [None; BLOCK];
+    for (jj, run) in runs.iter_mut().enumerate() {
+        let s = src
+            .off
+            .saturating_add(j0.saturating_add(jj).saturating_mul(src.ld))
+            .saturating_add(i0);
+        *run = from
+            .get(s..s.saturating_add(BLOCK))
+            .and_then(|r| r.try_into().ok());
+        if run.is_none() {
+            return false;
+        }
+    }
+    for ii in 0..BLOCK {
+        let d = dst
+            .off
+            .saturating_add(i0.saturating_add(ii).saturating_mul(dst.ld))
+            .saturating_add(j0);
+        let Some(out) = to.get_mut(d..d.saturating_add(BLOCK)) else {
+            return false;
+        };
+        for (o, run) in out.iter_mut().zip(runs.iter().flatten()) {
+            if let Some(&v) = run.get(ii) {
+                *o = v;
+            }
+        }
+    }
+    true
 }
 
 /// Writes the `per`-unit elements of `run` to elements `at`, `at + step`, … of `to`.

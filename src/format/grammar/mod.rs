@@ -68,7 +68,9 @@ pub fn parse_dict(text: &[u8], version: Version) -> Result<Dict, Error> {
 
 /// Refuses a NUL anywhere in the header, and text that is not UTF-8 in version 3.0.
 fn check_encoding(text: &[u8], encoding: Encoding) -> Result<(), Error> {
-    if let Some(pos) = text.iter().position(|&b| b == 0) {
+    // A branch-free pass first (it vectorizes); the position only when there is a NUL.
+    let has_nul = text.iter().fold(false, |acc, &b| acc | (b == 0));
+    if let Some(pos) = has_nul.then(|| text.iter().position(|&b| b == 0)).flatten() {
         return Err(Error::new(
             ErrorKind::HeaderEncoding,
             pos as u64,
