@@ -87,6 +87,7 @@ pub use data::storage::ArrayData;
 pub use io::decode::PayloadDecoder;
 pub use io::read::{
     check_length, file_length, read_bytes, read_file, read_from, read_header, read_path,
+    read_raw_from, read_raw_path,
 };
 // Parts of a file: views over borrowed bytes, row ranges, row chunks.
 pub use io::rows::{RowChunks, RowReader};

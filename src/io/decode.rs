@@ -20,7 +20,7 @@ use std::io::{self, Read};
 
 use crate::data::array::Array;
 use crate::data::buffer::{Buffer, Direct};
-use crate::data::codec::{holds_unicode, Unit};
+use crate::data::codec::{check_text, holds_unicode, Unit};
 use crate::data::element::Element;
 use crate::data::storage::{with_units, ArrayData};
 use crate::format::dtype::Endian;
@@ -95,6 +95,36 @@ impl<T: Element> Sink for Buffer<T> {
         }
         let foreign = T::endian_of(header.dtype()).is_some_and(|e| e != Endian::HOST);
         fill_fresh(self, T::direct(), foreign, r, len, huge)
+    }
+}
+
+/// The payload's bytes as the file holds them (values in the file's byte order), for
+/// callers that hand them to a runtime of their own (NumPy, DuckDB); checked as a read
+/// checks them (`U` text must be characters).
+#[derive(Debug, Default)]
+pub(crate) struct Raw(pub(crate) Buffer<u8>);
+
+impl Sink for Raw {
+    fn reserve(&mut self, header: &Header, elements: usize) {
+        let bytes = elements.saturating_mul(header.dtype().itemsize());
+        self.0.vec_mut().reserve_exact(bytes);
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
+        check_text(header.dtype(), bytes, offset)?;
+        self.0.vec_mut().extend_from_slice(bytes);
+        Ok(())
+    }
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn Read,
+        len: usize,
+        huge: usize,
+    ) -> Option<io::Result<usize>> {
+        if holds_unicode(header.dtype()) || !self.0.is_empty() {
+            return None;
+        }
+        fill_fresh(&mut self.0, <u8 as Element>::direct(), false, r, len, huge)
     }
 }
 

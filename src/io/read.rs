@@ -27,7 +27,7 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::format::preamble::Preamble;
-use crate::io::decode::{Decoder, Sink};
+use crate::io::decode::{Decoder, Raw, Sink};
 use crate::options::ReadOptions;
 
 /// Size of the buffer payload bytes are read through.
@@ -68,6 +68,33 @@ pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
     let file =
         File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
     read_file(file, opts)
+}
+
+/// Reads a `.npy` file's header and its payload bytes exactly as the file holds them
+/// (values in the file's byte order and memory order), checked as [`read_path`] checks
+/// them: the same limits, errors and offsets. For handing a payload to a runtime that
+/// decodes it itself (NumPy's `frombuffer`, a database's vectors) without a second copy; a
+/// payload of [`ReadOptions::huge_page_threshold`] bytes or more is in huge-page memory.
+///
+/// ```
+/// use npyguard::{read_raw_path, write, Dtype, Endian, NpyArray, ReadOptions};
+/// let dir = std::env::temp_dir().join(format!("npyguard-raw-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("be.npy");
+/// NpyArray::from_vec_with(vec![1u16, 2], vec![2], false, Endian::Big).unwrap().write_path(&path).unwrap();
+/// let (header, payload) = read_raw_path(&path, &ReadOptions::default()).unwrap();
+/// assert_eq!(header.dtype(), &Dtype::U16(Endian::Big));
+/// assert_eq!(&payload[..], &[0, 1, 0, 2]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn read_raw_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<(Header, Buffer<u8>)> {
+    let (file, len) = open_checked(path.as_ref(), opts)?;
+    read_stream(file, opts, len, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
+}
+
+/// [`read_raw_path`] from any stream (nothing reserved beyond 1 MiB before the bytes arrive).
+pub fn read_raw_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<(Header, Buffer<u8>)> {
+    read_stream(reader, opts, None, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
 }
 
 /// Reads only the preamble and header from a stream (the payload is not touched).
