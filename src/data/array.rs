@@ -23,6 +23,7 @@ use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
+use crate::prelude::*;
 
 /// An array of any dtype: its validated header and its values.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +48,7 @@ impl Array {
     /// [`Array::new`] without the text check, for data `push_bytes` decoded (and so checked).
     fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
-        if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
+        if core::mem::discriminant(&expected) != core::mem::discriminant(&data) {
             return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
                 format!("data for dtype {}", header.dtype().typestr()),
@@ -129,11 +130,11 @@ impl Array {
 
     /// The array in C order without a copy when it already is (a reindexed copy otherwise):
     /// what every reader of logical order uses.
-    pub(crate) fn as_c_order(&self) -> std::borrow::Cow<'_, Array> {
+    pub(crate) fn as_c_order(&self) -> alloc::borrow::Cow<'_, Array> {
         if self.fortran_order() {
-            std::borrow::Cow::Owned(self.to_c_order())
+            alloc::borrow::Cow::Owned(self.to_c_order())
         } else {
-            std::borrow::Cow::Borrowed(self)
+            alloc::borrow::Cow::Borrowed(self)
         }
     }
 

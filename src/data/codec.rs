@@ -20,8 +20,10 @@ use crate::data::layout;
 use crate::data::storage::{map_units, with_units, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian, Record};
+use crate::prelude::*;
 
 /// A type [`ArrayData`] stores: how runs of it are read from and written to file bytes.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
 pub(crate) trait Unit: Copy {
     /// Decodes every whole unit of `bytes` and appends them; `offset` is the file offset
     /// of `bytes[0]`, for errors.
@@ -130,6 +132,7 @@ impl ArrayData {
 
     /// Encodes the values in byte order `e`, at most `units` stored units at a
     /// time, passing each encoded chunk to `f` (so a writer needs only a bounded buffer).
+    #[cfg(feature = "std")]
     pub(crate) fn encode_chunks(
         &self,
         e: Endian,
@@ -140,6 +143,7 @@ impl ArrayData {
     }
 }
 
+#[cfg(feature = "std")]
 fn encode_in_chunks<T: Unit>(
     values: &[T],
     e: Endian,

@@ -17,6 +17,7 @@
 
 use crate::data::buffer::{Buffer, Direct};
 use crate::limits::DEFAULT_HUGE_PAGE_THRESHOLD;
+use crate::prelude::*;
 
 /// Side of the square tiles [`transpose_into`] works in (a tile of `f64` is 8 KiB).
 const TILE: usize = 32;
@@ -257,7 +258,7 @@ pub(crate) fn fortran_to_c_into<T: Copy + Send + Sync>(
     // `h * row_units` units: the two halves are disjoint slices, reindexed on two threads.
     let row_units = units.unwrap_or(0).checked_div(rows).unwrap_or(0);
     let threads = if units.unwrap_or(0) >= PARALLEL_UNITS {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+        parallelism()
     } else {
         1
     };
@@ -267,10 +268,32 @@ pub(crate) fn fortran_to_c_into<T: Copy + Send + Sync>(
         return;
     }
     let (top, bottom) = out.split_at_mut(h.saturating_mul(row_units).min(units.unwrap_or(0)));
+    in_parallel(
+        || reindex_rows(data, shape, per, 0..h, top),
+        || reindex_rows(data, shape, per, h..rows, bottom),
+    );
+}
+
+/// Threads the reindex may use: two where the system has them (std), else one.
+fn parallelism() -> usize {
+    #[cfg(feature = "std")]
+    return std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+    #[cfg(not(feature = "std"))]
+    1
+}
+
+/// Runs `a` on a scoped thread and `b` on this one (both here, in turn, without std).
+fn in_parallel(a: impl FnOnce() + Send, b: impl FnOnce()) {
+    #[cfg(feature = "std")]
     std::thread::scope(|s| {
-        s.spawn(|| reindex_rows(data, shape, per, 0..h, top));
-        reindex_rows(data, shape, per, h..rows, bottom);
+        s.spawn(a);
+        b();
     });
+    #[cfg(not(feature = "std"))]
+    {
+        a();
+        b();
+    }
 }
 
 /// Arrays of at least this many units are reindexed on two threads (below, a thread's start
@@ -284,7 +307,7 @@ fn reindex_rows<T: Copy>(
     data: &[T],
     shape: &[usize],
     per: usize,
-    rows: std::ops::Range<usize>,
+    rows: core::ops::Range<usize>,
     out: &mut [T],
 ) {
     let Some(&cols) = shape.last() else { return };

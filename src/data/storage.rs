@@ -17,6 +17,7 @@
 //! ```
 
 use crate::format::dtype::Dtype;
+use crate::prelude::*;
 
 /// The table of dtype families: `Variant(unit type) for pattern => units per element`,
 /// each row documented. `$d` is a literal `$`, so that the dispatch macros defined here can

@@ -20,6 +20,7 @@ use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::format::preamble::{Preamble, Version};
 use crate::limits::{MAX_DIMS, MAX_UNBACKED_ITEMS, NUMPY_MAX_HEADER_CHARS};
 use crate::options::ReadOptions;
+use crate::prelude::*;
 
 /// A validated `.npy` header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,7 +230,7 @@ impl Header {
     /// assert_eq!(h.payload_range(), 128..140);
     /// assert_eq!(h.payload_range().end, file.len() as u64);
     /// ```
-    pub fn payload_range(&self) -> std::ops::Range<u64> {
+    pub fn payload_range(&self) -> core::ops::Range<u64> {
         let end = self.payload_offset.saturating_add(self.payload_len as u64);
         self.payload_offset..end
     }
@@ -388,7 +389,7 @@ fn keys<'a>(dict: &'a Dict, opts: &ReadOptions) -> Result<Keys<'a>> {
 }
 
 /// The first entry whose key an earlier entry has. A header has a few keys, compared pair
-/// by pair; past [`LINEAR_KEYS`] a hash set keeps the check linear in the number of keys.
+/// by pair; past [`LINEAR_KEYS`] an ordered set keeps the check O(n log n).
 fn repeated_key(entries: &[Entry]) -> Option<&Entry> {
     if entries.len() <= LINEAR_KEYS {
         return entries.iter().enumerate().find_map(|(k, e)| {
@@ -396,7 +397,7 @@ fn repeated_key(entries: &[Entry]) -> Option<&Entry> {
             earlier.iter().any(|p| p.key == e.key).then_some(e)
         });
     }
-    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    let mut seen = alloc::collections::BTreeSet::new();
     entries.iter().find(|e| !seen.insert(e.key.as_str()))
 }
 

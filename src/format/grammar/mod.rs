@@ -23,6 +23,7 @@ use crate::format::preamble::{Encoding, Version};
 use containers::dict;
 use cursor::{Ctx, Cursor, PError};
 use space::padding;
+use crate::prelude::*;
 
 /// Parses a complete header text (the `header` rule) into a [`Dict`].
 ///
@@ -78,7 +79,7 @@ fn check_encoding(text: &[u8], encoding: Encoding) -> Result<(), Error> {
         ));
     }
     if encoding == Encoding::Utf8 {
-        if let Err(e) = std::str::from_utf8(text) {
+        if let Err(e) = core::str::from_utf8(text) {
             return Err(Error::new(
                 ErrorKind::HeaderEncoding,
                 e.valid_up_to() as u64,
