@@ -14,8 +14,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${MINVER_DIR:-$root/target/minimal-versions}"
 rm -rf "$work/src-copy"
 mkdir -p "$work/src-copy"
-# The tracked files only (no target/, no fuzz corpora builds).
-git -C "$root" ls-files -z | (cd "$root" && xargs -0 tar cf -) | tar xf - -C "$work/src-copy"
+# The committed tree (no target/, no build output).
+git -C "$root" archive --format=tar HEAD | tar xf - -C "$work/src-copy"
 cd "$work/src-copy"
 export CARGO_TARGET_DIR="$work/target"
 echo "-- every dependency at its minimal version: cargo build --lib (default features)"
