@@ -161,3 +161,14 @@ def test_peak_rss_per_hostile_case(tmp_path):
             worst, worst_name = added, path.name
         assert r["after"] < r["before"] + RSS_BUDGET
     print(f"worst added peak RSS: {worst / 2**20:.1f} MiB ({worst_name}); highest process peak {peak / 2**20:.1f} MiB")
+
+
+def test_made_up_claims_match_cli(cli, tmp_path):
+    for name, (path, limits) in _claims(tmp_path).items():
+        args = [f"--max-file-bytes={limits['max_file_bytes']}"] if limits else []
+        verdict = cli_verdict(cli, path, *args)
+        with pytest.raises(npyguard.Error) as e:
+            npyguard.load(path, **limits)
+        assert (e.value.kind, e.value.offset, str(e.value)) == (
+            verdict["kind"], verdict["offset"], verdict["message"]
+        ), name
