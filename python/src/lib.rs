@@ -572,12 +572,6 @@ impl ArrowDataset {
 
 // ------------------------------------------------------------------------------ module
 
-/// Checks an argument that must be `bytes` (the Python layer converts other buffers).
-#[pyfunction]
-fn _is_bytes(obj: Bound<'_, PyAny>) -> bool {
-    obj.cast::<PyBytes>().is_ok()
-}
-
 /// The module `npyguard._native`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -591,7 +585,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(header_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(header_stream, m)?)?;
     m.add_function(wrap_pyfunction!(save_header, m)?)?;
-    m.add_function(wrap_pyfunction!(_is_bytes, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
