@@ -80,6 +80,7 @@ pub use format::preamble::{Encoding, Preamble, Version};
 pub use options::ReadOptions;
 // Values.
 pub use data::array::{Array, NpyArray};
+pub use data::buffer::Buffer;
 pub use data::element::Element;
 pub use data::storage::ArrayData;
 // Reading.

@@ -14,6 +14,7 @@
 //! assert!(matches!(back.data(), ArrayData::F64(v) if v == &[1.5, -2.0, 3.25, 4.0]));
 //! ```
 
+use crate::data::buffer::Buffer;
 use crate::data::codec::check_record_text;
 use crate::data::element::Element;
 use crate::data::layout;
@@ -273,7 +274,7 @@ impl Array {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NpyArray<T> {
     header: Header,
-    data: Vec<T>,
+    data: Buffer<T>,
 }
 
 impl<T: Element> NpyArray<T> {
@@ -301,10 +302,13 @@ impl<T: Element> NpyArray<T> {
             )
             .found(format!("{} elements", data.len())));
         }
-        Ok(NpyArray { header, data })
+        Ok(NpyArray {
+            header,
+            data: data.into(),
+        })
     }
 
-    pub(crate) fn from_parts(header: Header, data: Vec<T>) -> NpyArray<T> {
+    pub(crate) fn from_parts(header: Header, data: Buffer<T>) -> NpyArray<T> {
         NpyArray { header, data }
     }
 
@@ -328,8 +332,15 @@ impl<T: Element> NpyArray<T> {
         &self.data
     }
 
-    /// The values in the file's memory order.
+    /// The values in the file's memory order, as a `Vec`: moved when they are in one,
+    /// copied when a large read put them in a huge-page mapping (see [`Buffer`];
+    /// [`into_buffer`](NpyArray::into_buffer) never copies).
     pub fn into_vec(self) -> Vec<T> {
+        self.data.into_vec()
+    }
+
+    /// The values in the file's memory order, where they are (no copy).
+    pub fn into_buffer(self) -> Buffer<T> {
         self.data
     }
 
@@ -338,7 +349,7 @@ impl<T: Element> NpyArray<T> {
         if self.fortran_order() {
             layout::fortran_to_c(&self.data, self.shape())
         } else {
-            self.data.clone()
+            self.data.to_vec()
         }
     }
 
@@ -375,7 +386,7 @@ impl<T: Element> NpyArray<T> {
     /// ```
     /// use npyguard::{ArrayData, NpyArray};
     /// let a = NpyArray::from_vec(vec![1i32, 2, 3], vec![3]).unwrap();
-    /// assert_eq!(a.into_array().data(), &ArrayData::I32(vec![1, 2, 3]));
+    /// assert_eq!(a.into_array().data(), &ArrayData::I32(vec![1, 2, 3].into()));
     /// ```
     pub fn into_array(self) -> Array {
         Array::from_parts(self.header, T::into_data(self.data))

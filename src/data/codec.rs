@@ -9,11 +9,12 @@
 //! ```
 //! use npyguard::{read_bytes, write, Array, ArrayData, Dtype, Endian, Header, ReadOptions};
 //! let header = Header::new(Dtype::C64(Endian::Big), vec![1], false).unwrap();
-//! let a = Array::new(header, ArrayData::C64(vec![[1.5, -2.0]])).unwrap();
+//! let a = Array::new(header, ArrayData::C64(vec![[1.5, -2.0]].into())).unwrap();
 //! let back = read_bytes(&write::to_vec(&a).unwrap(), &ReadOptions::default()).unwrap();
-//! assert_eq!(back.data(), &ArrayData::C64(vec![[1.5, -2.0]]));
+//! assert_eq!(back.data(), &ArrayData::C64(vec![[1.5, -2.0]].into()));
 //! ```
 
+use crate::data::buffer::Direct;
 use crate::data::element::{decode_pairs, Element};
 use crate::data::storage::{with_units, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
@@ -32,6 +33,11 @@ pub(crate) trait Unit: Copy {
     fn as_bytes(_values: &[Self]) -> Option<&[u8]> {
         None
     }
+
+    /// How runs of this unit are read straight into a fresh buffer, when they can be.
+    fn direct() -> Option<Direct<Self>> {
+        None
+    }
 }
 
 /// Numbers decode through their [`Element`] implementation.
@@ -44,6 +50,9 @@ macro_rules! numeric_unit {
             }
             fn encode(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                 <$t as Element>::encode_into(values, endian, out);
+            }
+            fn direct() -> Option<Direct<Self>> {
+                <$t as Element>::direct()
             }
         }
     )*};
@@ -60,6 +69,9 @@ impl Unit for u8 {
     }
     fn as_bytes(values: &[Self]) -> Option<&[u8]> {
         Some(values)
+    }
+    fn direct() -> Option<Direct<Self>> {
+        <u8 as Element>::direct()
     }
 }
 
@@ -100,7 +112,7 @@ impl ArrayData {
             check_record_text(r, bytes, offset)?;
         }
         let e = dtype.endian().unwrap_or(Endian::Little);
-        with_units!(self, v => Unit::decode(bytes, e, v, offset))
+        with_units!(self, v => Unit::decode(bytes, e, v.vec_mut(), offset))
     }
 
     /// Encodes the values in byte order `e`, at most `units` stored units at a

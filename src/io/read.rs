@@ -11,7 +11,7 @@
 //! use npyguard::{read_bytes, write::to_vec, NpyArray, ReadOptions, ArrayData};
 //! let bytes = to_vec(&NpyArray::from_vec(vec![1u16, 2, 3], vec![3]).unwrap().to_array()).unwrap();
 //! let array = read_bytes(&bytes, &ReadOptions::default()).unwrap();
-//! assert_eq!(array.data(), &ArrayData::U16(vec![1, 2, 3]));
+//! assert_eq!(array.data(), &ArrayData::U16(vec![1, 2, 3].into()));
 //! let typed = NpyArray::<u16>::read_bytes(&bytes, &ReadOptions::default()).unwrap();
 //! assert_eq!(typed.data(), &[1, 2, 3]);
 //! ```
@@ -21,6 +21,7 @@ use std::io::{ErrorKind as IoKind, Read};
 use std::path::Path;
 
 use crate::data::array::{Array, NpyArray};
+use crate::data::buffer::Buffer;
 use crate::data::element::Element;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
@@ -78,20 +79,20 @@ pub fn read_header<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header>
 impl<T: Element> NpyArray<T> {
     /// Reads a typed array from memory; [`ErrorKind::TypeMismatch`] if `T` cannot represent the dtype.
     pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<NpyArray<T>> {
-        read_slice_into(bytes, opts, Some(check_type::<T>), |_| Vec::<T>::new())
+        read_slice_into(bytes, opts, Some(check_type::<T>), |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
     /// Reads a typed array from a stream.
     pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<NpyArray<T>> {
-        read_stream(reader, opts, None, check_type::<T>, |_| Vec::<T>::new())
+        read_stream(reader, opts, None, check_type::<T>, |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
     /// Reads a typed array from a path.
     pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<NpyArray<T>> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
-        read_stream(file, opts, len, check_type::<T>, |_| Vec::<T>::new())
+        read_stream(file, opts, len, check_type::<T>, |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
@@ -277,10 +278,21 @@ fn read_slice_into<S: Sink>(
     let payload = bytes.get(start..).unwrap_or_default();
     let sink = make(&header);
     let mut dec = Decoder::with_sink(header, sink);
-    if payload.len() >= dec.remaining() {
-        dec.reserve_all();
-    }
-    let used = dec.feed(payload)?;
+    let need = dec.remaining();
+    let whole = payload.get(..need);
+    // The whole payload is here: numeric values are copied straight into their memory.
+    let direct = match whole {
+        Some(mut exact) => dec.read_direct(&mut exact, opts.huge_page_threshold)?,
+        None => false,
+    };
+    let used = if direct {
+        need
+    } else {
+        if whole.is_some() {
+            dec.reserve_all();
+        }
+        dec.feed(payload)?
+    };
     dec.check_complete()?;
     if used < payload.len() && !opts.allow_trailing_bytes {
         return Err(trailing(dec.offset()));
@@ -396,7 +408,7 @@ fn read_stream<R: Read, S: Sink>(
     }
     // With the real file length known to cover the payload, typed numeric buffers are
     // filled straight from the file (one copy, as `std::fs::read` does).
-    let direct = file_len.is_some() && dec.read_direct(&mut r)?;
+    let direct = file_len.is_some() && dec.read_direct(&mut r, opts.huge_page_threshold)?;
     let mut buf = if direct {
         Vec::new()
     } else {

@@ -246,7 +246,7 @@ impl<'a, T: Element> ArrayView<'a, T> {
 
     /// The elements as an owned [`NpyArray`] (one copy), with the view's header.
     pub fn to_npy_array(&self) -> NpyArray<T> {
-        NpyArray::from_parts(self.header.clone(), self.to_vec())
+        NpyArray::from_parts(self.header.clone(), self.to_vec().into())
     }
 }
 

@@ -13,6 +13,7 @@ mod fixtures;
 pub(crate) mod fuzz_replay;
 mod grammar_agreement;
 mod header_cases;
+mod hugepages;
 mod npz;
 mod roundtrip;
 mod streaming;
