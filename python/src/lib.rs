@@ -119,7 +119,7 @@ fn npy_options(
 /// last array (or memoryview) over them is gone.
 #[pyclass(module = "npyguard._native")]
 pub struct Payload {
-    data: Vec<u8>,
+    data: raw::Bytes,
 }
 
 #[pymethods]
@@ -135,15 +135,16 @@ impl Payload {
     ) -> PyResult<()> {
         let (ptr, len) = {
             let mut me = slf.borrow_mut();
-            (me.data.as_mut_ptr(), me.data.len())
+            let data = me.data.as_mut_slice();
+            (data.as_mut_ptr(), data.len())
         };
         let len = isize::try_from(len)
             .map_err(|_| PyValueError::new_err("a payload larger than isize::MAX"))?;
         // SAFETY: `view` is the valid Py_buffer CPython passes to bf_getbuffer.
-        // `ptr..ptr+len` is the heap block of `data`, which lives as long as this object:
-        // PyBuffer_FillInfo stores a new strong reference to `slf` in `view->obj`, so the
-        // object (and its Vec, which no method resizes, moves or reads after creation)
-        // outlives every exported view. The buffer is exported writable (readonly = 0):
+        // `ptr..ptr+len` is the memory of `data` (a Vec's heap block or an anonymous
+        // mapping), which lives as long as this object: PyBuffer_FillInfo stores a new
+        // strong reference to `slf` in `view->obj`, so the object (and its memory, which
+        // no method resizes, moves or reads after creation) outlives every exported view. The buffer is exported writable (readonly = 0):
         // Rust never reads or writes `data` again except to free it, which happens only
         // after the last view released its reference, so NumPy's writes alias nothing
         // Rust uses. PyBuffer_FillInfo checks `flags` (it fails on a request it cannot
@@ -157,7 +158,13 @@ impl Payload {
 
     /// The number of bytes held.
     fn __len__(&self) -> usize {
-        self.data.len()
+        self.data.as_slice().len()
+    }
+
+    /// Whether the bytes live in a huge-page mapping (large files read from a path).
+    #[getter]
+    fn mapped(&self) -> bool {
+        matches!(self.data, raw::Bytes::Mapped(_))
     }
 }
 
@@ -357,6 +364,7 @@ enum Source {
 #[pyclass(module = "npyguard._native")]
 pub struct NpzFile {
     archive: Option<Source>,
+    opts: ReadOptions,
 }
 
 impl NpzFile {
@@ -402,6 +410,7 @@ impl NpzFile {
         };
         Ok(NpzFile {
             archive: Some(archive),
+            opts,
         })
     }
 
@@ -422,8 +431,9 @@ impl NpzFile {
         }
         .py_err(py)?;
         let bytes = npyguard::write::to_vec(&array).py_err(py)?;
-        let header = array.header().clone();
-        loaded(py, raw::Raw { bytes, header })
+        // The header of the bytes written (their payload offset may differ from the member's).
+        let header = Header::from_bytes(&bytes, &self.opts).py_err(py)?;
+        loaded(py, raw::Raw { bytes: raw::Bytes::Heap(bytes), header })
     }
 
     /// The header of member `name`.

@@ -13,11 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 NPY_FIXTURES = sorted((FIXTURES / "npy").glob("*.npy"))
 NPZ_FIXTURES = sorted((FIXTURES / "npz").glob("*.npz"))
-_SUITES = [ROOT / "tests" / d for d in ("adversarial", "hostile")]
-# n_<kind>__<what>.npy: refused with error kind <kind>; i_*.npy: accepted by npyguard,
-# refused by NumPy (refused under numpy_strict); y_*.npy: valid, read as NumPy reads them.
-HOSTILE = sorted(p for d in _SUITES for p in d.glob("*.npy") if p.name[:2] in ("n_", "i_"))
-ACCEPTED = sorted(p for d in _SUITES for p in d.glob("y_*.npy"))
+_ADVERSARIAL = ROOT / "tests" / "adversarial"
+# tests/adversarial: n_<kind>__<what>.npy is refused with error kind <kind>; i_*.npy is
+# accepted by npyguard and refused by NumPy (refused under numpy_strict); y_*.npy is valid,
+# read as NumPy reads it. tests/hostile: the cases of tests/hostile.rs, every one refused.
+HOSTILE = sorted(p for p in _ADVERSARIAL.glob("*.npy") if p.name[:2] in ("n_", "i_")) + sorted(
+    (ROOT / "tests" / "hostile").glob("*.npy")
+)
+ACCEPTED = sorted(_ADVERSARIAL.glob("y_*.npy"))
 
 
 def _target_dir() -> Path:

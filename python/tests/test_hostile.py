@@ -29,7 +29,7 @@ RSS_BUDGET = 64 << 20
 
 
 def test_hostile_files_exist():
-    assert len(HOSTILE) >= 25
+    assert len(HOSTILE) >= 50
 
 
 def expect_refusal(path, **limits):
@@ -61,8 +61,9 @@ def test_hostile_file_raises_typed_error(path):
         expect_refusal(path, numpy_strict=True)
         return
     err = expect_refusal(path)
-    # The name says the kind: n_<kind>__<what>.npy.
-    assert err.kind == path.name[2:].split("__")[0]
+    if path.name.startswith("n_"):
+        # The name says the kind: n_<kind>__<what>.npy.
+        assert err.kind == path.name[2:].split("__")[0]
 
 
 def cli_verdict(cli, path, *args):

@@ -70,7 +70,12 @@ def _dtype(descr: str) -> np.dtype:
     return np.lib.format.descr_to_dtype(ast.literal_eval(descr))
 
 
-def _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes) -> tuple:
+def _limits(
+    max_file_bytes: Optional[int],
+    max_header_bytes: int,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> Tuple[Optional[int], int, bool, bool]:
     if max_file_bytes is not None:
         max_file_bytes = int(max_file_bytes)
         if max_file_bytes < 0:
