@@ -16,6 +16,7 @@
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use npyguard::{check_length, file_length, read_header, Error, ErrorKind, Header, ReadOptions, View};
@@ -58,34 +59,83 @@ impl Bytes {
     }
 }
 
-/// Reads exactly `n` bytes (or up to the end of input) from `r` into fresh memory: a
-/// huge-page mapping from `threshold` bytes on, else a `Vec` (no zero-filling either way:
-/// a new anonymous mapping is zero pages, a `Vec` is filled by `read_to_end`).
-fn read_exact_into<R: Read>(r: &mut R, n: u64, threshold: usize) -> Result<Bytes, Error> {
+/// Files of at least this many bytes are read by several threads (one `pread` range each):
+/// copying from the page cache is bound by one core's copy speed, not by memory bandwidth.
+const PARALLEL_READ_MIN: usize = 32 << 20;
+
+/// Most threads one read uses.
+const PARALLEL_READ_THREADS: usize = 4;
+
+/// Fills `part` from `file` at `offset` (positional reads: no shared file position);
+/// returns the bytes read (fewer only at the end of the file).
+fn read_part(file: &File, part: &mut [u8], offset: u64) -> Result<usize, Error> {
+    let mut filled = 0usize;
+    while let Some(slot) = part.get_mut(filled..).filter(|s| !s.is_empty()) {
+        match file.read_at(slot, offset.saturating_add(filled as u64)) {
+            Ok(0) => break,
+            Ok(k) => filled = filled.saturating_add(k),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(offset.saturating_add(filled as u64), e)),
+        }
+    }
+    Ok(filled)
+}
+
+/// Reads the first `n` bytes of `file` (or up to its end) into fresh memory: a huge-page
+/// mapping from `threshold` bytes on (filled by up to four threads from 32 MiB on), else a
+/// `Vec` (no zero-filling either way: a new anonymous mapping is zero pages, a `Vec` is
+/// filled by `read_to_end`).
+fn read_file_into(file: &File, n: u64, threshold: usize) -> Result<Bytes, Error> {
     let len = capacity(n)?;
     if len >= threshold && len > 0 {
         if let Ok(mut map) = memmap2::MmapOptions::new().len(len).map_anon() {
             // Advice only: a kernel without transparent huge pages maps ordinary ones.
             let _ = map.advise(memmap2::Advice::HugePage);
+            let threads = if len >= PARALLEL_READ_MIN {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .clamp(1, PARALLEL_READ_THREADS)
+            } else {
+                1
+            };
+            // Parts of whole 2 MiB pages (the last takes the rest).
+            let step = (len / threads).next_multiple_of(2 << 20).max(1);
+            let results: Vec<Result<(usize, usize), Error>> = std::thread::scope(|s| {
+                let handles: Vec<_> = map
+                    .chunks_mut(step)
+                    .enumerate()
+                    .map(|(i, part)| {
+                        let offset = i.saturating_mul(step);
+                        s.spawn(move || {
+                            let want = part.len();
+                            read_part(file, part, offset as u64).map(|got| (got, want))
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::unplaced(ErrorKind::Internal, "a reader thread that returns"))
+                        })
+                    })
+                    .collect()
+            });
+            // The bytes that arrived without a gap (a file that shrank meanwhile is then
+            // reported as truncated by the checks).
             let mut filled = 0usize;
-            while filled < len {
-                let slot = map.get_mut(filled..).unwrap_or_default();
-                match r.read(slot) {
-                    Ok(0) => break,
-                    Ok(k) => filled = filled.saturating_add(k),
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(Error::io(filled as u64, e)),
+            for r in results {
+                let (got, want) = r?;
+                filled = filled.saturating_add(got);
+                if got < want {
+                    return Ok(Bytes::Heap(map.get(..filled).unwrap_or_default().to_vec()));
                 }
             }
-            if filled == len {
-                return Ok(Bytes::Mapped(map));
-            }
-            // The file shrank: keep what arrived (the checks then report the truncation).
-            return Ok(Bytes::Heap(map.get(..filled).unwrap_or_default().to_vec()));
+            return Ok(Bytes::Mapped(map));
         }
     }
     let mut bytes = Vec::with_capacity(len);
-    r.take(n)
+    file.take(n)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(bytes.len() as u64, e))?;
     Ok(Bytes::Heap(bytes))
@@ -134,7 +184,7 @@ pub fn path(path: &Path, opts: &ReadOptions) -> Result<Raw, Error> {
     check_length(&header, len.min(end), opts)?;
     file.seek(SeekFrom::Start(0))
         .map_err(|e| Error::os(format!("cannot seek {}", path.display()), e))?;
-    let bytes = read_exact_into(&mut file, end, opts.huge_page_threshold())?;
+    let bytes = read_file_into(&file, end, opts.huge_page_threshold())?;
     // The header again, the payload's text (U), and a file that shrank meanwhile.
     View::new(bytes.as_slice(), &tolerant(opts))?;
     if len > end && !opts.allow_trailing_bytes() {
