@@ -133,3 +133,34 @@ def test_source_type_errors():
         npyguard.load(42)
     with pytest.raises(ValueError):
         npyguard.load(b"", max_file_bytes=-1)
+
+
+def _owner(a):
+    while a is not None and not isinstance(a, npyguard._native.Payload):
+        a = getattr(a, "base", None) if not isinstance(a, memoryview) else a.obj
+    return a
+
+
+@pytest.mark.parametrize("order,dtype", [("C", "<f8"), ("F", ">f8"), ("C", "<c16")])
+def test_large_files_parallel_mapped_read(tmp_path, order, dtype):
+    """40 MiB and more: read into a huge-page mapping by several threads; still np.load's
+    array bit for bit; truncation and trailing bytes still refused as the CLI does."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((2_700_001 // (2 if "c" in dtype else 1), 2)).astype(dtype)
+    a[5, 1] = -0.0
+    a = np.asfortranarray(a) if order == "F" else a
+    path = tmp_path / "big.npy"
+    np.save(path, a)
+    got = npyguard.load(path)
+    assert_same(got, np.load(path))
+    assert _owner(got) is not None and _owner(got).mapped
+    data = path.read_bytes()
+    (tmp_path / "short.npy").write_bytes(data[:-1])
+    with pytest.raises(npyguard.FormatError) as e:
+        npyguard.load(tmp_path / "short.npy")
+    assert e.value.kind == "truncated"
+    (tmp_path / "long.npy").write_bytes(data + b"\0")
+    with pytest.raises(npyguard.FormatError) as e:
+        npyguard.load(tmp_path / "long.npy")
+    assert e.value.kind == "trailing-bytes" and e.value.offset == len(data)
+    assert_same(npyguard.load(tmp_path / "long.npy", allow_trailing_bytes=True), np.load(path))
