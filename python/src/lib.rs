@@ -209,7 +209,12 @@ fn read_path(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'_, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let raw = py.detach(|| raw::path(&path, &opts)).py_err(py)?;
     loaded(py, raw)
 }
@@ -225,7 +230,12 @@ fn read_buffer<'py>(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let raw = raw::buffer(data.as_bytes(), &opts).py_err(py)?;
     loaded(py, raw)
 }
@@ -243,7 +253,12 @@ fn read_stream<'py>(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let raw = raw::stream(PyReader::new(file), &opts).py_err(py)?;
     loaded(py, raw)
 }
@@ -260,7 +275,12 @@ fn header_path(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'_, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let header = raw::header_path(&path, &opts).py_err(py)?;
     header_tuple(py, &header, None)
 }
@@ -276,7 +296,12 @@ fn header_buffer<'py>(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let bytes = data.as_bytes();
     let header = npyguard::read_header(bytes, &opts)
         .and_then(|h| npyguard::check_length(&h, bytes.len() as u64, &opts).map(|()| h))
@@ -295,7 +320,12 @@ fn header_stream<'py>(
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
     let header = npyguard::read_header(PyReader::new(file), &opts).py_err(py)?;
     header_tuple(py, &header, None)
 }
@@ -339,7 +369,10 @@ impl Read for PyReader<'_> {
         let chunk = chunk.cast::<PyBytes>().map_err(|_| {
             std::io::Error::other(format!(
                 "read() returned {} (a binary file object returns bytes)",
-                chunk.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+                chunk
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
             ))
         })?;
         let bytes = chunk.as_bytes();
@@ -433,15 +466,17 @@ impl NpzFile {
         let bytes = npyguard::write::to_vec(&array).py_err(py)?;
         // The header of the bytes written (their payload offset may differ from the member's).
         let header = Header::from_bytes(&bytes, &self.opts).py_err(py)?;
-        loaded(py, raw::Raw { bytes: raw::Bytes::Heap(bytes), header })
+        loaded(
+            py,
+            raw::Raw {
+                bytes: raw::Bytes::Heap(bytes),
+                header,
+            },
+        )
     }
 
     /// The header of member `name`.
-    fn member_header<'py>(
-        &mut self,
-        py: Python<'py>,
-        name: &str,
-    ) -> PyResult<Bound<'py, PyTuple>> {
+    fn member_header<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
         let header = match self.open_archive()? {
             Source::File(a) => a.header(name),
             Source::Memory(a) => a.header(name),
@@ -520,7 +555,12 @@ impl ArrowDataset {
         numpy_strict: bool,
         allow_trailing_bytes: bool,
     ) -> PyResult<ArrowDataset> {
-        let opts = npy_options(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes);
+        let opts = npy_options(
+            max_file_bytes,
+            max_header_bytes,
+            numpy_strict,
+            allow_trailing_bytes,
+        );
         let layout: Layout = layout.parse().py_err(py)?;
         let array = if let Ok(bytes) = source.cast::<PyBytes>() {
             npyguard::read_bytes(bytes.as_bytes(), &opts)

@@ -19,7 +19,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use npyguard::{check_length, file_length, read_header, Error, ErrorKind, Header, ReadOptions, View};
+use npyguard::{
+    check_length, file_length, read_header, Error, ErrorKind, Header, ReadOptions, View,
+};
 
 /// A validated file: its bytes (preamble, header, payload; no trailing bytes) and header.
 pub struct Raw {
@@ -116,7 +118,10 @@ fn read_file_into(file: &File, n: u64, threshold: usize) -> Result<Bytes, Error>
                     .into_iter()
                     .map(|h| {
                         h.join().unwrap_or_else(|_| {
-                            Err(Error::unplaced(ErrorKind::Internal, "a reader thread that returns"))
+                            Err(Error::unplaced(
+                                ErrorKind::Internal,
+                                "a reader thread that returns",
+                            ))
                         })
                     })
                     .collect()
@@ -146,7 +151,8 @@ const STREAM_RESERVE: usize = 1 << 20;
 
 /// The read bound of `read_stream`: the limit plus one byte (to detect excess).
 fn bound(opts: &ReadOptions) -> u64 {
-    opts.max_file_bytes().map_or(u64::MAX, |l| l.saturating_add(1))
+    opts.max_file_bytes()
+        .map_or(u64::MAX, |l| l.saturating_add(1))
 }
 
 /// The options a payload is checked with once its length is known to be right: trailing
@@ -223,7 +229,8 @@ struct Tee<'a, R> {
 impl<R: Read> Read for Tee<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.seen.extend_from_slice(buf.get(..n).unwrap_or_default());
+        self.seen
+            .extend_from_slice(buf.get(..n).unwrap_or_default());
         Ok(n)
     }
 }
