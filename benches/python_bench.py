@@ -15,6 +15,7 @@ file is rewritten (appended if missing). Needs the package: `pip install ./pytho
 import argparse
 import gc
 import json
+import os
 import platform
 import re
 import time
@@ -62,6 +63,7 @@ def main():
     assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
     del a, b
 
+    load_before = os.getloadavg()[0]
     contenders = {
         "np.load(path)": lambda: np.load(path),
         "npyguard.load(path)": lambda: npyguard.load(path),
@@ -88,7 +90,10 @@ def main():
             f"`benches/python_bench.py`: one {size / 2**20:.0f} MiB little-endian `f8` file from the page",
             f"cache, {args.runs} interleaved runs of each (A B A B ...), best time and spread (slowest/best);",
             f"NumPy {np.__version__}, Python {platform.python_version()}, npyguard {npyguard.__version__}.",
-            "Both results are checked equal bit for bit before timing.",
+            "Both results are checked equal bit for bit before timing. "
+            f"{os.cpu_count()} CPUs; 1-minute load average {load_before:.2f} before the runs,"
+            f" {os.getloadavg()[0]:.2f} after (npyguard reads a file of 32 MiB or more with up to"
+            " 4 threads, so it gains most on an idle machine).",
             "",
             "| read | best | GB/s | spread |",
             "|---|---|---|---|",
