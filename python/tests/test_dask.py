@@ -62,6 +62,10 @@ def test_dask_ingest(tmp_path):
         assert len(pids) == 2
         array, bad = dask_ingest.ingest(paths, client)
         got = array.compute()
+        # The same rows as a dask dataframe (one column per NumPy column).
+        import dask.dataframe as dd
+
+        frame = dd.from_dask_array(array, columns=[f"c{i + 1}" for i in range(5)]).compute()
         # No worker died or was restarted.
         assert client.run(lambda: __import__("os").getpid()) == pids
     assert {r["path"]: r["kind"] for r in bad} == kinds
@@ -70,3 +74,4 @@ def test_dask_ingest(tmp_path):
     want = np.concatenate(expected, axis=0)
     assert got.dtype == want.dtype and got.shape == want.shape
     assert got.tobytes() == want.tobytes()  # bit for bit: NaN payloads, -0.0
+    assert np.ascontiguousarray(frame.to_numpy()).tobytes() == want.tobytes()
