@@ -122,6 +122,9 @@ pub struct Payload {
     data: raw::Bytes,
 }
 
+// The package's only `unsafe`: the buffer-protocol slot (pyo3 requires it to be an
+// `unsafe fn`) and its one FFI call.
+#[allow(unsafe_code)]
 #[pymethods]
 impl Payload {
     /// Exports the bytes as a one-dimensional, writable, unsigned-byte buffer.
