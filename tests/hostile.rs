@@ -3,6 +3,8 @@
 //! the baseline (exceeding it aborts the test binary) and records the peak.
 //!
 //! One #[test] runs all cases in sequence so the allocator's peak belongs to them alone.
+// The readers, writers and files these tests use need std (tests/core.rs runs without it).
+#![cfg(feature = "std")]
 
 use std::alloc::System;
 use std::io::{Cursor, Read};

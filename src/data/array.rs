@@ -23,6 +23,7 @@ use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
+use crate::prelude::*;
 
 /// An array of any dtype: its validated header and its values.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +48,7 @@ impl Array {
     /// [`Array::new`] without the text check, for data `push_bytes` decoded (and so checked).
     fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
-        if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
+        if core::mem::discriminant(&expected) != core::mem::discriminant(&data) {
             return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
                 format!("data for dtype {}", header.dtype().typestr()),
@@ -129,11 +130,11 @@ impl Array {
 
     /// The array in C order without a copy when it already is (a reindexed copy otherwise):
     /// what every reader of logical order uses.
-    pub(crate) fn as_c_order(&self) -> std::borrow::Cow<'_, Array> {
+    pub(crate) fn as_c_order(&self) -> alloc::borrow::Cow<'_, Array> {
         if self.fortran_order() {
-            std::borrow::Cow::Owned(self.to_c_order())
+            alloc::borrow::Cow::Owned(self.to_c_order())
         } else {
-            std::borrow::Cow::Borrowed(self)
+            alloc::borrow::Cow::Borrowed(self)
         }
     }
 
@@ -351,6 +352,28 @@ impl<T: Element> NpyArray<T> {
         } else {
             self.data.to_vec()
         }
+    }
+
+    /// The array in C (row-major) order: itself when it already is, else reindexed into a
+    /// new buffer (huge-page memory when large, as reads use; no pre-filling pass) on two
+    /// threads for large arrays.
+    ///
+    /// ```
+    /// use npyguard::{Endian, NpyArray};
+    /// // [[1, 2, 3], [4, 5, 6]] stored in Fortran order.
+    /// let f = NpyArray::from_vec_with(vec![1u16, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+    /// let c = f.into_c_order();
+    /// assert!(!c.fortran_order());
+    /// assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub fn into_c_order(self) -> NpyArray<T> {
+        if !self.fortran_order() {
+            return self;
+        }
+        let data = layout::fortran_to_c_buffer(T::direct(), &self.data, self.shape(), 1);
+        let mut header = self.header;
+        header.set_fortran_order(false);
+        NpyArray { header, data }
     }
 
     /// The element at a logical (row-major) multi-index, whatever the memory order.

@@ -21,8 +21,9 @@
 //! assert_eq!(b.into_vec(), vec![1, 2, 3]);
 //! ```
 
-use std::fmt;
-use std::ops::{Deref, DerefMut};
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+use crate::prelude::*;
 
 /// Values in memory: a `Vec<T>`, or (for large payloads read from files, feature
 /// `hugepages`) an anonymous huge-page mapping. Dereferences to `[T]` either way.
@@ -74,6 +75,7 @@ impl<T> Buffer<T> {
     }
 
     /// Shortens the buffer to `len` values (no effect when it is not longer).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
     pub(crate) fn truncate(&mut self, len: usize) {
         #[cfg(all(feature = "hugepages", not(miri)))]
         if let Some(m) = &mut self.mapped {
@@ -122,7 +124,7 @@ impl<T: bytemuck::Pod> Buffer<T> {
     /// (and the mapping can be made), else in a `Vec` from the allocator's zeroed memory.
     pub(crate) fn zeroed(n: usize, threshold: usize) -> Buffer<T> {
         #[cfg(all(feature = "hugepages", not(miri)))]
-        if n.saturating_mul(std::mem::size_of::<T>()) >= threshold.max(1) {
+        if n.saturating_mul(core::mem::size_of::<T>()) >= threshold.max(1) {
             if let Some(m) = mapped::Mapped::zeroed(n) {
                 return Buffer {
                     heap: Vec::new(),
@@ -174,7 +176,7 @@ impl<T> FromIterator<T> for Buffer<T> {
 
 impl<'a, T> IntoIterator for &'a Buffer<T> {
     type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
+    type IntoIter = core::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
     }
@@ -246,7 +248,7 @@ mod mapped {
         /// A zero-filled mapping of `n` values (`None` when `n` is 0, the size overflows, the
         /// system refuses the mapping, or it would not cast, which a page-aligned one does).
         pub(super) fn zeroed(n: usize) -> Option<Mapped<T>> {
-            let bytes = n.checked_mul(std::mem::size_of::<T>())?;
+            let bytes = n.checked_mul(core::mem::size_of::<T>())?;
             if bytes == 0 {
                 return None;
             }
@@ -269,7 +271,7 @@ mod mapped {
 
     impl<T> Mapped<T> {
         fn byte_len(&self) -> usize {
-            self.len.saturating_mul(std::mem::size_of::<T>())
+            self.len.saturating_mul(core::mem::size_of::<T>())
         }
 
         pub(super) fn as_slice(&self) -> &[T] {
@@ -296,6 +298,7 @@ mod mapped {
 /// How a unit type is read straight from bytes into a fresh [`Buffer`]: a zeroed buffer
 /// (huge pages from a threshold on), its memory as bytes, and its byte swap. Only types
 /// whose every bit pattern is a value have one (feature `bytemuck`).
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
 pub(crate) struct Direct<T> {
     /// `n` zero values; a huge-page mapping when they take at least the given bytes.
     pub(crate) fresh: fn(usize, usize) -> Buffer<T>,

@@ -16,11 +16,14 @@
 
 use crate::data::buffer::Direct;
 use crate::data::element::{decode_pairs, Element};
-use crate::data::storage::{with_units, ArrayData};
+use crate::data::layout;
+use crate::data::storage::{map_units, with_units, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian, Record};
+use crate::prelude::*;
 
 /// A type [`ArrayData`] stores: how runs of it are read from and written to file bytes.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
 pub(crate) trait Unit: Copy {
     /// Decodes every whole unit of `bytes` and appends them; `offset` is the file offset
     /// of `bytes[0]`, for errors.
@@ -115,8 +118,21 @@ impl ArrayData {
         with_units!(self, v => Unit::decode(bytes, e, v.vec_mut(), offset))
     }
 
+    /// Reindexes from Fortran to C order (`to_c == true`) or back, for an array of `shape`
+    /// whose elements are `per` stored units each. A large result of a plain-data family
+    /// goes to huge-page memory (no pre-filling pass: its pages fault in 2 MiB at a time).
+    pub(crate) fn reorder(&self, shape: &[usize], per: usize, to_c: bool) -> ArrayData {
+        let sh: Vec<usize> = if to_c {
+            shape.to_vec()
+        } else {
+            shape.iter().rev().copied().collect()
+        };
+        map_units!(self, v => layout::fortran_to_c_buffer(Unit::direct(), v, &sh, per))
+    }
+
     /// Encodes the values in byte order `e`, at most `units` stored units at a
     /// time, passing each encoded chunk to `f` (so a writer needs only a bounded buffer).
+    #[cfg(feature = "std")]
     pub(crate) fn encode_chunks(
         &self,
         e: Endian,
@@ -127,6 +143,7 @@ impl ArrayData {
     }
 }
 
+#[cfg(feature = "std")]
 fn encode_in_chunks<T: Unit>(
     values: &[T],
     e: Endian,

@@ -16,6 +16,7 @@
 use crate::data::buffer::{Buffer, Direct};
 use crate::data::storage::ArrayData;
 use crate::format::dtype::{Dtype, Endian};
+use crate::prelude::*;
 
 mod sealed {
     pub trait Sealed {}
@@ -23,7 +24,7 @@ mod sealed {
 
 /// A Rust type that a `.npy` element decodes to exactly.
 pub trait Element:
-    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static
+    Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + sealed::Sealed + 'static
 {
     /// Size of one element in bytes.
     const SIZE: usize;

@@ -16,8 +16,8 @@
 //! assert_eq!(a.data(), &ArrayData::U16(vec![1, 2].into()));
 //! ```
 
-use crate::data::layout;
 use crate::format::dtype::Dtype;
+use crate::prelude::*;
 
 /// The table of dtype families: `Variant(unit type) for pattern => units per element`,
 /// each row documented. `$d` is a literal `$`, so that the dispatch macros defined here can
@@ -152,16 +152,5 @@ impl ArrayData {
     /// Reserves room for `units` more stored units.
     pub(crate) fn reserve_units(&mut self, units: usize) {
         with_units!(self, v => v.vec_mut().reserve_exact(units))
-    }
-
-    /// Reindexes from Fortran to C order (`to_c == true`) or back, for an array of `shape`
-    /// whose elements are `per` stored units each.
-    pub(crate) fn reorder(&self, shape: &[usize], per: usize, to_c: bool) -> ArrayData {
-        let sh: Vec<usize> = if to_c {
-            shape.to_vec()
-        } else {
-            shape.iter().rev().copied().collect()
-        };
-        map_units!(self, v => layout::fortran_to_c_units(v, &sh, per))
     }
 }

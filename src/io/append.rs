@@ -55,7 +55,8 @@ use crate::data::storage::units_per_element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
-use crate::io::read::{check_length, file_length, read_header};
+use crate::io::checks::check_length;
+use crate::io::read::{file_length, read_header};
 use crate::io::write::header_bytes;
 use crate::options::ReadOptions;
 

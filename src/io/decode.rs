@@ -16,17 +16,25 @@
 //! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2].into()));
 //! ```
 
+#[cfg(feature = "std")]
 use std::io::{self, Read};
 
 use crate::data::array::Array;
+#[cfg(feature = "std")]
 use crate::data::buffer::{Buffer, Direct};
-use crate::data::codec::{holds_unicode, Unit};
+#[cfg(feature = "std")]
+use crate::data::codec::{check_text, holds_unicode, Unit};
+#[cfg(feature = "std")]
 use crate::data::element::Element;
-use crate::data::storage::{with_units, ArrayData};
+use crate::data::storage::ArrayData;
+#[cfg(feature = "std")]
+use crate::data::storage::with_units;
+#[cfg(feature = "std")]
 use crate::format::dtype::Endian;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::limits::SPECULATIVE_BYTES;
+use crate::prelude::*;
 
 /// Where decoded elements go: the dynamic [`ArrayData`] or a typed [`Buffer<T>`].
 pub(crate) trait Sink {
@@ -35,6 +43,7 @@ pub(crate) trait Sink {
     /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()>;
 
+    #[cfg(feature = "std")]
     /// Reads `len` payload bytes from `r` straight into the sink's memory, when the
     /// sink's type allows it (a huge-page mapping when `len >= huge`); returns how many
     /// bytes arrived, or `None` when unsupported. Callers use it only after checking that
@@ -58,6 +67,7 @@ impl Sink for ArrayData {
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
         self.push_bytes(header.dtype(), bytes, offset)
     }
+    #[cfg(feature = "std")]
     fn read_direct(
         &mut self,
         header: &Header,
@@ -74,6 +84,7 @@ impl Sink for ArrayData {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T: Element> Sink for Buffer<T> {
     fn reserve(&mut self, _header: &Header, elements: usize) {
         self.vec_mut().reserve_exact(elements);
@@ -83,6 +94,7 @@ impl<T: Element> Sink for Buffer<T> {
         T::decode_into(bytes, e, self.vec_mut());
         Ok(())
     }
+    #[cfg(feature = "std")]
     fn read_direct(
         &mut self,
         header: &Header,
@@ -98,10 +110,45 @@ impl<T: Element> Sink for Buffer<T> {
     }
 }
 
+#[cfg(feature = "std")]
+/// The payload's bytes as the file holds them (values in the file's byte order), for
+/// callers that hand them to a runtime of their own (NumPy, DuckDB); checked as a read
+/// checks them (`U` text must be characters).
+#[derive(Debug, Default)]
+pub(crate) struct Raw(pub(crate) Buffer<u8>);
+
+#[cfg(feature = "std")]
+impl Sink for Raw {
+    fn reserve(&mut self, header: &Header, elements: usize) {
+        let bytes = elements.saturating_mul(header.dtype().itemsize());
+        self.0.vec_mut().reserve_exact(bytes);
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
+        check_text(header.dtype(), bytes, offset)?;
+        self.0.vec_mut().extend_from_slice(bytes);
+        Ok(())
+    }
+    #[cfg(feature = "std")]
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn Read,
+        len: usize,
+        huge: usize,
+    ) -> Option<io::Result<usize>> {
+        if holds_unicode(header.dtype()) || !self.0.is_empty() {
+            return None;
+        }
+        fill_fresh(&mut self.0, <u8 as Element>::direct(), false, r, len, huge)
+    }
+}
+
+#[cfg(feature = "std")]
 /// Bytes read per step when the byte order is foreign, then swapped in place while they
 /// are still in cache (the swap fused with the copy, without a staging buffer).
 const SWAP_STEP: usize = 1 << 17;
 
+#[cfg(feature = "std")]
 /// Replaces `out` with `len / size` values read from `r` (a huge-page mapping when
 /// `len >= huge`), swapping each step in place when `foreign`; `None` when the type has no
 /// direct reading. Returns the bytes that arrived (`out` holds the whole values among them).
@@ -114,7 +161,7 @@ fn fill_fresh<T>(
     huge: usize,
 ) -> Option<io::Result<usize>> {
     let d = direct?;
-    let size = std::mem::size_of::<T>();
+    let size = core::mem::size_of::<T>();
     let n = len.checked_div(size)?;
     *out = (d.fresh)(n, huge);
     let step = if foreign {
@@ -142,6 +189,7 @@ fn fill_fresh<T>(
     Some(Ok(filled))
 }
 
+#[cfg(feature = "std")]
 /// Fills `bytes` from `r` as far as the input goes; returns the bytes read.
 fn read_up_to(r: &mut dyn Read, bytes: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0usize;
@@ -159,6 +207,7 @@ fn read_up_to(r: &mut dyn Read, bytes: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
+#[cfg(feature = "std")]
 /// Reads `len` payload bytes into `vec[start..]` (growing or shrinking `vec` to fit exactly).
 fn read_direct_at<T: Element>(
     vec: &mut Vec<T>,
@@ -194,6 +243,7 @@ fn read_direct_at<T: Element>(
     Some(Ok(filled))
 }
 
+#[cfg(feature = "std")]
 /// A caller's buffer being reused: its old values are overwritten in place (no clearing
 /// pass) when the payload is read straight into it, and dropped before anything else.
 #[derive(Debug)]
@@ -202,6 +252,7 @@ pub(crate) struct Reused<T> {
     stale: bool,
 }
 
+#[cfg(feature = "std")]
 impl<T> Reused<T> {
     pub(crate) fn new(vec: Vec<T>) -> Reused<T> {
         Reused { vec, stale: true }
@@ -216,6 +267,7 @@ impl<T> Reused<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T: Element> Sink for Reused<T> {
     fn reserve(&mut self, _header: &Header, elements: usize) {
         let have = if self.stale { 0 } else { self.vec.len() };
@@ -384,7 +436,7 @@ impl<S: Sink> Decoder<S> {
                 let at = self
                     .offset
                     .saturating_sub((self.itemsize.saturating_sub(head.len())) as u64);
-                let carry = std::mem::take(&mut self.carry);
+                let carry = core::mem::take(&mut self.carry);
                 self.sink.push(&self.header, &carry, at)?;
             }
             self.offset = self.offset.saturating_add(head.len() as u64);
@@ -403,6 +455,7 @@ impl<S: Sink> Decoder<S> {
         Ok(take)
     }
 
+    #[cfg(feature = "std")]
     /// Reads the whole remaining payload from `r` straight into the sink when it supports
     /// that (typed numeric buffers with feature `bytemuck`); returns false when unsupported.
     pub(crate) fn read_direct(&mut self, r: &mut dyn Read, huge: usize) -> Result<bool> {
@@ -439,6 +492,7 @@ impl<S: Sink> Decoder<S> {
     }
 
     /// Sets the file offset of the next byte (for a part of a payload read on its own).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
     pub(crate) fn set_offset(&mut self, offset: u64) {
         self.offset = offset;
     }

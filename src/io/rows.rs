@@ -31,7 +31,8 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::io::decode::Decoder;
-use crate::io::read::{check_claim, check_length, read_full, read_header, trailing, CHUNK};
+use crate::io::checks::{check_claim, check_length, trailing};
+use crate::io::read::{read_full, read_header, CHUNK};
 use crate::io::view::{check_rows, row_span};
 use crate::options::ReadOptions;
 

@@ -23,8 +23,8 @@
 //! }
 //! ```
 
-use std::marker::PhantomData;
-use std::ops::Range;
+use core::marker::PhantomData;
+use core::ops::Range;
 
 use crate::data::array::{Array, NpyArray};
 use crate::data::codec::check_text;
@@ -33,8 +33,9 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Endian;
 use crate::format::header::Header;
-use crate::io::read::{check_claim, check_length, check_type, file_too_large};
+use crate::io::checks::{check_claim, check_length, check_type, file_too_large};
 use crate::options::ReadOptions;
+use crate::prelude::*;
 
 /// A validated `.npy` over borrowed bytes, of any dtype.
 ///

@@ -164,3 +164,42 @@ fn a_mapped_buffer_behaves_as_a_vec() {
     assert_eq!(b.into_vec(), (0..1000u32).collect::<Vec<_>>());
     assert_eq!(t.into_vec(), (0..1000u32).collect::<Vec<_>>());
 }
+
+/// `read_raw_path` / `read_raw_from` give the file's payload bytes as they are, for every
+/// fixture (mapped or not), and fail exactly where `read_path` fails (kind and offset) on
+/// every hostile and adversarial file.
+#[test]
+fn raw_payloads_are_the_files_bytes_and_fail_as_reads_fail() {
+    use npyguard::{read_raw_from, read_raw_path};
+    for path in fixtures() {
+        let bytes = std::fs::read(&path).unwrap();
+        let want = read_path(&path, &heap_opts()).unwrap();
+        for opts in [mapped_opts(), heap_opts()] {
+            let (h, raw) = read_raw_path(&path, &opts).unwrap();
+            assert_eq!(&h, want.header(), "{}", path.display());
+            let range = h.payload_range();
+            let range = range.start as usize..range.end as usize;
+            assert_eq!(&raw[..], &bytes[range.clone()], "{}", path.display());
+            let (_, streamed) = read_raw_from(&bytes[..], &opts).unwrap();
+            assert_eq!(&streamed[..], &bytes[range], "{} (stream)", path.display());
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for dir in ["tests/hostile", "tests/adversarial"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "npy") {
+                continue;
+            }
+            let opts = ReadOptions::default();
+            match (read_path(&path, &opts), read_raw_path(&path, &opts)) {
+                (Err(a), Err(b)) => assert_eq!((a.kind(), a.offset()), (b.kind(), b.offset()), "{}", path.display()),
+                (Ok(_), Ok(_)) => {}
+                (a, b) => panic!("{}: read_path {:?} but read_raw_path {:?}", path.display(), a.err(), b.err()),
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 50, "hostile files: {n}");
+}

@@ -1,6 +1,8 @@
 //! The library's integration tests, as one test binary (one link of the crate with all
 //! its features, instead of one per file). Each module was a test file of its own; run
 //! one with `cargo test --all-features --test library <module>::`.
+// The readers, writers and files these tests use need std (tests/core.rs runs without it).
+#![cfg(feature = "std")]
 
 mod abnf_quotes;
 mod append;
