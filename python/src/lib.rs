@@ -112,10 +112,10 @@ fn npy_options(
 
 // ----------------------------------------------------------------------------- payload
 
-/// The bytes of a validated `.npy` file (the payload starts at `offset`), owned by Rust
-/// and exported to Python through the buffer protocol, writable, so that
-/// `np.frombuffer(payload, dtype, count, offset)` is a writable array over them without
-/// a copy. The bytes are never resized or moved after creation; they are freed when the
+/// The payload bytes of a validated `.npy` file, owned by Rust (npyguard's `Buffer`,
+/// huge-page memory for large payloads) and exported to Python through the buffer protocol,
+/// writable, so that `np.frombuffer(payload, dtype, count)` is a writable array over them
+/// without a copy. The bytes are never resized or moved after creation; they are freed when the
 /// last array (or memoryview) over them is gone.
 #[pyclass(module = "npyguard._native")]
 pub struct Payload {
@@ -167,7 +167,7 @@ impl Payload {
     /// Whether the bytes live in a huge-page mapping (large files read from a path).
     #[getter]
     fn mapped(&self) -> bool {
-        matches!(self.data, raw::Bytes::Mapped(_))
+        self.data.is_mapped()
     }
 }
 
@@ -178,8 +178,8 @@ fn loaded<'py>(py: Python<'py>, raw: raw::Raw) -> PyResult<Bound<'py, PyTuple>> 
     header_tuple(py, &header, Some(payload.into_any()))
 }
 
-/// `(payload or None, payload offset, descr text, shape, fortran_order, version text,
-/// payload byte count)`.
+/// `(payload or None, the payload's offset in the file, descr text, shape, fortran_order,
+/// version text, payload byte count)`; the payload object holds the payload alone.
 fn header_tuple<'py>(
     py: Python<'py>,
     header: &Header,
@@ -466,16 +466,10 @@ impl NpzFile {
             Source::Memory(a) => a.array(name),
         }
         .py_err(py)?;
+        // The member re-encoded as np.save writes it (its own byte and memory order), then
+        // taken apart as a file in memory is.
         let bytes = npyguard::write::to_vec(&array).py_err(py)?;
-        // The header of the bytes written (their payload offset may differ from the member's).
-        let header = Header::from_bytes(&bytes, &self.opts).py_err(py)?;
-        loaded(
-            py,
-            raw::Raw {
-                bytes: raw::Bytes::Heap(bytes),
-                header,
-            },
-        )
+        loaded(py, raw::buffer(&bytes, &self.opts).py_err(py)?)
     }
 
     /// The header of member `name`.

@@ -107,7 +107,7 @@ def _classify(source: Any) -> Tuple[str, Any]:
 
 def _array(loaded: tuple) -> np.ndarray:
     """The ndarray over a validated file's bytes (no copy), as ``np.load`` shapes it."""
-    payload, offset, descr, shape, fortran_order, _version, _nbytes = loaded
+    payload, _offset, descr, shape, fortran_order, _version, _nbytes = loaded
     dtype = _dtype(descr)
     count = 1
     for n in shape:
@@ -115,7 +115,7 @@ def _array(loaded: tuple) -> np.ndarray:
     if count == 0 or dtype.itemsize == 0:
         array = np.ndarray(count, dtype=dtype)
     else:
-        array = np.frombuffer(payload, dtype=dtype, count=count, offset=offset)
+        array = np.frombuffer(payload, dtype=dtype, count=count)
     if fortran_order:
         array = array.reshape(shape[::-1]).transpose()
     else:
