@@ -142,8 +142,8 @@ def _owner(a):
 
 
 @pytest.mark.parametrize("order,dtype", [("C", "<f8"), ("F", ">f8"), ("C", "<c16")])
-def test_large_files_parallel_mapped_read(tmp_path, order, dtype):
-    """40 MiB and more: read into a huge-page mapping by several threads; still np.load's
+def test_large_files_mapped_read(tmp_path, order, dtype):
+    """40 MiB and more: read into huge-page memory (read_raw_path); still np.load's
     array bit for bit; truncation and trailing bytes still refused as the CLI does."""
     rng = np.random.default_rng(1)
     a = rng.standard_normal((2_700_001 // (2 if "c" in dtype else 1), 2)).astype(dtype)
