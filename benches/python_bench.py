@@ -92,8 +92,8 @@ def main():
             f"NumPy {np.__version__}, Python {platform.python_version()}, npyguard {npyguard.__version__}.",
             "Both results are checked equal bit for bit before timing. "
             f"{os.cpu_count()} CPUs; 1-minute load average {load_before:.2f} before the runs,"
-            f" {os.getloadavg()[0]:.2f} after (npyguard reads a file of 32 MiB or more with up to"
-            " 4 threads, so it gains most on an idle machine).",
+            f" {os.getloadavg()[0]:.2f} after. Both read the page cache into huge-page memory"
+            " (npyguard: `read_raw_path`'s `Buffer<u8>`, exported to `np.frombuffer`).",
             "",
             "| read | best | GB/s | spread |",
             "|---|---|---|---|",
