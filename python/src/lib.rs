@@ -5,12 +5,12 @@
 //! Python back only validated results:
 //!
 //! - [`read_path`], [`read_buffer`], [`read_stream`]: a whole `.npy` under
-//!   [`ReadOptions`], validated exactly as `npyguard::read_file` / `read_bytes` /
-//!   `read_from` validate it (same errors, by construction: see [`raw`]), returned as a
-//!   [`Payload`] (the file's bytes, exported through the buffer protocol, writable) plus
-//!   the header's fields; NumPy then builds the array over those bytes with
-//!   `np.frombuffer`, so there is no second copy and the dtype is the file's own
-//!   (big-endian, records, `S`/`U`/`V`, datetimes).
+//!   [`ReadOptions`], checked exactly as `npyguard::read_path` / `read_bytes` /
+//!   `read_from` check it (same errors: `read_raw_path`, `View::new`, `read_raw_from`; see
+//!   [`raw`]), returned as a [`Payload`] (the payload's bytes as the file holds them,
+//!   exported through the buffer protocol, writable) plus the header's fields; NumPy then
+//!   builds the array over those bytes with `np.frombuffer`, so there is no second copy
+//!   and the dtype is the file's own (big-endian, records, `S`/`U`/`V`, datetimes).
 //! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
 //! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
 //! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
@@ -20,8 +20,9 @@
 //! `npyguard::Error`'s kind, category, offset, expected text and `Display` (the CLI's
 //! message).
 //!
-//! The only `unsafe` of the package is [`Payload::__getbuffer__`] (and the `__getbuffer__`
-//! signature pyo3 requires), each with a SAFETY comment.
+//! The only `unsafe` of the package is [`Payload::__getbuffer__`] (an `unsafe fn`, as pyo3
+//! requires for the slot, with one `unsafe` block and its SAFETY comment); the crate
+//! denies `unsafe_code` everywhere else.
 
 use std::ffi::c_int;
 use std::fs::File;
@@ -117,9 +118,32 @@ fn npy_options(
 /// writable, so that `np.frombuffer(payload, dtype, count)` is a writable array over them
 /// without a copy. The bytes are never resized or moved after creation; they are freed when the
 /// last array (or memoryview) over them is gone.
-#[pyclass(module = "npyguard._native")]
+#[pyclass(module = "npyguard._native", frozen)]
 pub struct Payload {
+    /// The memory (owned here, freed with the object; never accessed through `data` again
+    /// after `addr` and `len` were taken from it).
+    #[allow(dead_code)]
     data: raw::Bytes,
+    /// The address of the first byte (provenance exposed when it was taken).
+    addr: usize,
+    /// The number of bytes.
+    len: usize,
+    /// Whether the bytes live in a huge-page mapping.
+    mapped: bool,
+}
+
+impl Payload {
+    fn new(mut data: raw::Bytes) -> Payload {
+        let mapped = data.is_mapped();
+        let bytes = data.as_mut_slice();
+        let (addr, len) = (bytes.as_mut_ptr().expose_provenance(), bytes.len());
+        Payload {
+            data,
+            addr,
+            len,
+            mapped,
+        }
+    }
 }
 
 // The package's only `unsafe`: the buffer-protocol slot (pyo3 requires it to be an
@@ -136,22 +160,22 @@ impl Payload {
         view: *mut ffi::Py_buffer,
         flags: c_int,
     ) -> PyResult<()> {
-        let (ptr, len) = {
-            let mut me = slf.borrow_mut();
-            let data = me.data.as_mut_slice();
-            (data.as_mut_ptr(), data.len())
-        };
-        let len = isize::try_from(len)
+        let me = slf.get();
+        // No reference to the bytes is made here (NumPy may be writing them from another
+        // thread): the pointer is rebuilt from the exposed address.
+        let ptr = std::ptr::with_exposed_provenance_mut::<u8>(me.addr);
+        let len = isize::try_from(me.len)
             .map_err(|_| PyValueError::new_err("a payload larger than isize::MAX"))?;
         // SAFETY: `view` is the valid Py_buffer CPython passes to bf_getbuffer.
-        // `ptr..ptr+len` is the memory of `data` (a Vec's heap block or an anonymous
+        // `ptr..ptr+len` is the memory of `data` (a Vec's heap block or npyguard's huge-page
         // mapping), which lives as long as this object: PyBuffer_FillInfo stores a new
         // strong reference to `slf` in `view->obj`, so the object (and its memory, which
-        // no method resizes, moves or reads after creation) outlives every exported view. The buffer is exported writable (readonly = 0):
-        // Rust never reads or writes `data` again except to free it, which happens only
-        // after the last view released its reference, so NumPy's writes alias nothing
-        // Rust uses. PyBuffer_FillInfo checks `flags` (it fails on a request it cannot
-        // meet) and returns -1 with a Python exception set on failure.
+        // nothing resizes or moves: the class is frozen) outlives every exported view. The
+        // buffer is exported writable (readonly = 0): after `Payload::new` took the address,
+        // Rust makes no reference to the bytes again and only frees them, when the last
+        // view has released its reference, so NumPy's writes alias nothing Rust uses.
+        // PyBuffer_FillInfo checks `flags` (it fails on a request it cannot meet) and
+        // returns -1 with a Python exception set on failure.
         let rc = unsafe { ffi::PyBuffer_FillInfo(view, slf.as_ptr(), ptr.cast(), len, 0, flags) };
         if rc == -1 {
             return Err(PyErr::fetch(slf.py()));
@@ -161,20 +185,20 @@ impl Payload {
 
     /// The number of bytes held.
     fn __len__(&self) -> usize {
-        self.data.as_slice().len()
+        self.len
     }
 
-    /// Whether the bytes live in a huge-page mapping (large files read from a path).
+    /// Whether the bytes live in a huge-page mapping (large payloads read from a path).
     #[getter]
     fn mapped(&self) -> bool {
-        self.data.is_mapped()
+        self.mapped
     }
 }
 
 /// A validated file, as Python gets it: the bytes and the header's fields.
 fn loaded<'py>(py: Python<'py>, raw: raw::Raw) -> PyResult<Bound<'py, PyTuple>> {
     let raw::Raw { bytes, header } = raw;
-    let payload = Bound::new(py, Payload { data: bytes })?;
+    let payload = Bound::new(py, Payload::new(bytes))?;
     header_tuple(py, &header, Some(payload.into_any()))
 }
 

@@ -36,14 +36,6 @@ pub enum Bytes {
 }
 
 impl Bytes {
-    /// The bytes.
-    pub fn as_slice(&self) -> &[u8] {
-        match self {
-            Bytes::Heap(v) => v,
-            Bytes::Buffer(b) => b,
-        }
-    }
-
     /// The bytes, writable.
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         match self {

@@ -164,3 +164,22 @@ def test_large_files_mapped_read(tmp_path, order, dtype):
         npyguard.load(tmp_path / "long.npy")
     assert e.value.kind == "trailing-bytes" and e.value.offset == len(data)
     assert_same(npyguard.load(tmp_path / "long.npy", allow_trailing_bytes=True), np.load(path))
+
+
+def test_payload_export_is_shared_writable_memory():
+    import gc
+
+    buf = io.BytesIO()
+    np.save(buf, np.arange(6, dtype="<u2"))
+    a = npyguard.load(buf.getvalue())
+    owner = _owner(a)
+    m = memoryview(owner)
+    assert not m.readonly and len(m) == len(owner) == a.nbytes == 12
+    m[0] = 7  # the same memory as the array's
+    assert a[0] == 7
+    b = np.frombuffer(owner, dtype="<u2")
+    b[1] = 9
+    assert a[1] == 9
+    del owner, m, b
+    gc.collect()
+    assert a.tolist() == [7, 9, 2, 3, 4, 5]
