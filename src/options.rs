@@ -8,7 +8,9 @@
 //! assert_eq!(opts.max_file_bytes(), Some(100 * 1024 * 1024));
 //! ```
 
-use crate::limits::{DEFAULT_HUGE_PAGE_THRESHOLD, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS};
+use crate::limits::{
+    DEFAULT_HUGE_PAGE_THRESHOLD, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS,
+};
 
 /// Options for every reader in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -38,7 +38,14 @@ fn headers_parse_and_validate() {
     assert_eq!(h.shape(), &[2, 3]);
     assert_eq!(h.payload_offset() % 64, 0);
     assert_eq!(h.payload_range().end, file.len() as u64);
-    let e = Header::from_bytes(&npy("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}", &[]), &ReadOptions::default()).unwrap_err();
+    let e = Header::from_bytes(
+        &npy(
+            "{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': ()}",
+            &[],
+        ),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DuplicateKey);
     assert_eq!(e.offset(), Some(10 + 17));
 }
@@ -50,14 +57,25 @@ fn views_read_in_place_and_check_like_reads() {
     let typed: ArrayView<'_, f64> = view.typed().unwrap();
     assert_eq!(typed.get(4), Some(5.0));
     assert_eq!(typed.to_vec(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-    assert_eq!(view.rows(1..2).unwrap().to_array().unwrap().data(), &ArrayData::F64(vec![4.0, 5.0, 6.0].into()));
+    assert_eq!(
+        view.rows(1..2).unwrap().to_array().unwrap().data(),
+        &ArrayData::F64(vec![4.0, 5.0, 6.0].into())
+    );
     let short = &file[..file.len() - 1];
     let e = View::new(short, &ReadOptions::default()).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Truncated);
     let h = Header::from_bytes(&file, &ReadOptions::default()).unwrap();
-    assert_eq!(check_length(&h, file.len() as u64 - 1, &ReadOptions::default()).unwrap_err().kind(), ErrorKind::Truncated);
+    assert_eq!(
+        check_length(&h, file.len() as u64 - 1, &ReadOptions::default())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Truncated
+    );
     let limit = ReadOptions::default().with_max_file_bytes(Some(100));
-    assert_eq!(View::new(&file, &limit).unwrap_err().kind(), ErrorKind::FileTooLarge);
+    assert_eq!(
+        View::new(&file, &limit).unwrap_err().kind(),
+        ErrorKind::FileTooLarge
+    );
 }
 
 #[test]
@@ -81,7 +99,15 @@ fn the_decoder_gives_the_same_array_for_any_chunking() {
     // Fortran (3, 2) [1.5, -0.0, NaN | 4, 5, 6] is C [[1.5, 4], [-0.0, 5], [NaN, 6]].
     let c = whole.to_c_order();
     assert!(!c.fortran_order());
-    assert_eq!(bits(&c)[..4], [1.5f64.to_bits(), 4f64.to_bits(), (-0.0f64).to_bits(), 5f64.to_bits()]);
+    assert_eq!(
+        bits(&c)[..4],
+        [
+            1.5f64.to_bits(),
+            4f64.to_bits(),
+            (-0.0f64).to_bits(),
+            5f64.to_bits()
+        ]
+    );
     let mut short = PayloadDecoder::new(h);
     short.feed(&payload[..payload.len() - 3]).unwrap();
     assert_eq!(short.finish().unwrap_err().kind(), ErrorKind::Truncated);
@@ -89,7 +115,8 @@ fn the_decoder_gives_the_same_array_for_any_chunking() {
 
 #[test]
 fn typed_arrays_reindex() {
-    let f = NpyArray::from_vec_with(vec![1u32, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+    let f = NpyArray::from_vec_with(vec![1u32, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little)
+        .unwrap();
     assert_eq!(f.get(&[1, 2]), Some(&6));
     let c = f.into_c_order();
     assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6]);

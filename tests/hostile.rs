@@ -132,7 +132,11 @@ fn check_committed_hostile_files() {
             std::fs::write(&path, &c.bytes).unwrap();
         }
         let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(committed == c.bytes, "{} differs from its case (NPYGUARD_BLESS=1 rewrites it)", path.display());
+        assert!(
+            committed == c.bytes,
+            "{} differs from its case (NPYGUARD_BLESS=1 rewrites it)",
+            path.display()
+        );
     }
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

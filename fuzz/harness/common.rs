@@ -386,22 +386,34 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
         Dtype::U32(_) => ArrayData::U32((values(u, n, |u| u.arbitrary())?).into()),
         Dtype::U64(_) => ArrayData::U64((values(u, n, |u| u.arbitrary())?).into()),
         Dtype::F16(_) => ArrayData::F16((values(u, n, |u| u.arbitrary())?).into()),
-        Dtype::F32(_) => ArrayData::F32((values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?).into()),
-        Dtype::F64(_) => ArrayData::F64((values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?).into()),
-        Dtype::C64(_) => ArrayData::C64((values(u, n, |u| {
-            Ok([
-                f32::from_bits(u.arbitrary()?),
-                f32::from_bits(u.arbitrary()?),
-            ])
-        })?).into()),
-        Dtype::C128(_) => ArrayData::C128((values(u, n, |u| {
-            Ok([
-                f64::from_bits(u.arbitrary()?),
-                f64::from_bits(u.arbitrary()?),
-            ])
-        })?).into()),
+        Dtype::F32(_) => {
+            ArrayData::F32((values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?).into())
+        }
+        Dtype::F64(_) => {
+            ArrayData::F64((values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?).into())
+        }
+        Dtype::C64(_) => ArrayData::C64(
+            (values(u, n, |u| {
+                Ok([
+                    f32::from_bits(u.arbitrary()?),
+                    f32::from_bits(u.arbitrary()?),
+                ])
+            })?)
+            .into(),
+        ),
+        Dtype::C128(_) => ArrayData::C128(
+            (values(u, n, |u| {
+                Ok([
+                    f64::from_bits(u.arbitrary()?),
+                    f64::from_bits(u.arbitrary()?),
+                ])
+            })?)
+            .into(),
+        ),
         Dtype::Bytes(k) => ArrayData::Bytes((values(u, n * k, any)?).into()),
-        Dtype::Unicode(k, _) => ArrayData::Unicode((values(u, n * k, |u| u.arbitrary::<char>())?).into()),
+        Dtype::Unicode(k, _) => {
+            ArrayData::Unicode((values(u, n * k, |u| u.arbitrary::<char>())?).into())
+        }
         Dtype::Void(k) => ArrayData::Void((values(u, n * k, any)?).into()),
         Dtype::DateTime(..) => ArrayData::DateTime((values(u, n, |u| u.arbitrary())?).into()),
         Dtype::TimeDelta(..) => ArrayData::TimeDelta((values(u, n, |u| u.arbitrary())?).into()),

@@ -66,7 +66,10 @@ impl<T: Native> Cell for T {
         match units.into_mapped_bytes() {
             // A page-aligned mapping of whole values: Arrow shares it (no copy).
             Ok(bytes) => {
-                let len = bytes.len().checked_div(std::mem::size_of::<T>()).unwrap_or(0);
+                let len = bytes
+                    .len()
+                    .checked_div(std::mem::size_of::<T>())
+                    .unwrap_or(0);
                 ScalarBuffer::new(Buffer::from(bytes), 0, len)
             }
             Err(heap) => ScalarBuffer::from(heap.into_vec()),

@@ -21,9 +21,9 @@
 //! assert_eq!(b.into_vec(), vec![1, 2, 3]);
 //! ```
 
+use crate::prelude::*;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
-use crate::prelude::*;
 
 /// Values in memory: a `Vec<T>`, or (for large payloads read from files, feature
 /// `hugepages`) an anonymous huge-page mapping. Dereferences to `[T]` either way.

@@ -500,10 +500,19 @@ mod tests {
             } else {
                 text.rfind("'descr'").unwrap()
             };
-            assert_eq!(e.offset(), Some(10 + first_repeat as u64), "{extra} extra keys");
+            assert_eq!(
+                e.offset(),
+                Some(10 + first_repeat as u64),
+                "{extra} extra keys"
+            );
         }
-        let many: String = (0..LINEAR_KEYS + 5).map(|k| format!("'k{k}': 1, ")).collect();
-        let ok = h(&format!("{{{many}'descr': '<f8', 'fortran_order': False, 'shape': ()}}")).unwrap();
+        let many: String = (0..LINEAR_KEYS + 5)
+            .map(|k| format!("'k{k}': 1, "))
+            .collect();
+        let ok = h(&format!(
+            "{{{many}'descr': '<f8', 'fortran_order': False, 'shape': ()}}"
+        ))
+        .unwrap();
         assert_eq!(ok.extra().len(), LINEAR_KEYS + 5);
     }
 

@@ -11,8 +11,8 @@
 //! Python's Unicode database (category Cn) are not known here and are written
 //! raw, where Python would escape them (see grammar/DEVIATIONS.md).
 
-use core::fmt;
 use crate::prelude::*;
+use core::fmt;
 
 /// Whether Python's `str.isprintable()` is true for `c` (see the module docs for the limits).
 pub fn is_printable(c: char) -> bool {

@@ -26,12 +26,12 @@ use crate::data::buffer::{Buffer, Direct};
 use crate::data::codec::{check_text, holds_unicode, Unit};
 #[cfg(feature = "std")]
 use crate::data::element::Element;
-use crate::data::storage::ArrayData;
 #[cfg(feature = "std")]
 use crate::data::storage::with_units;
+use crate::data::storage::ArrayData;
+use crate::error::{Error, ErrorKind, Result};
 #[cfg(feature = "std")]
 use crate::format::dtype::Endian;
-use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::limits::SPECULATIVE_BYTES;
 use crate::prelude::*;
@@ -179,7 +179,11 @@ fn fill_fresh<T>(
         };
         filled = filled.saturating_add(got);
         if foreign {
-            (d.swap)(values.get_mut(..got.checked_div(size).unwrap_or(0)).unwrap_or_default());
+            (d.swap)(
+                values
+                    .get_mut(..got.checked_div(size).unwrap_or(0))
+                    .unwrap_or_default(),
+            );
         }
         if got < want {
             break;

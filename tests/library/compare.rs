@@ -537,7 +537,12 @@ fn records_compare_field_by_field_by_name() {
     for v in [1.0f64, 0.0, f64::NAN, 0.0] {
         bytes.extend(v.to_le_bytes());
     }
-    let c = raw(Dtype::Record(rc), vec![2], false, ArrayData::Record(bytes.into()));
+    let c = raw(
+        Dtype::Record(rc),
+        vec![2],
+        false,
+        ArrayData::Record(bytes.into()),
+    );
     let r = cmp(&a, &c, &exact());
     assert!(!r.is_equal());
     let inc: Vec<String> = r
@@ -1217,7 +1222,12 @@ fn record_incompatibilities_name_their_field() {
     let mk = |ndt: Dtype| {
         let rec = record(&[("x", Dtype::F64(le), vec![]), ("n", ndt.clone(), vec![])]);
         let bytes = vec![0u8; rec.itemsize];
-        raw(Dtype::Record(rec), vec![1], false, ArrayData::Record(bytes.into()))
+        raw(
+            Dtype::Record(rec),
+            vec![1],
+            false,
+            ArrayData::Record(bytes.into()),
+        )
     };
     let r = cmp(&mk(Dtype::I32(le)), &mk(Dtype::I16(le)), &exact());
     let text = r.to_string();

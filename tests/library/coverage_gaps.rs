@@ -364,7 +364,10 @@ fn field_access_needs_a_record_and_a_known_name() {
     file.extend_from_slice(header);
     file.extend_from_slice(&7i16.to_le_bytes());
     let rec = read_bytes(&file, &ReadOptions::default()).unwrap();
-    assert_eq!(rec.field("a").unwrap().data(), &ArrayData::I16(vec![7].into()));
+    assert_eq!(
+        rec.field("a").unwrap().data(),
+        &ArrayData::I16(vec![7].into())
+    );
     let e = rec.field("b").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
     assert!(e.expected().contains("\"b\""), "{e}");
@@ -1440,7 +1443,10 @@ fn typed_and_untyped_views_move_values_and_keep_the_header() {
     assert!(typed.fortran_order());
     let file = write::to_vec(&typed.to_array()).unwrap();
     let untyped = read_bytes(&file, &ReadOptions::default()).unwrap();
-    assert_eq!(untyped.data(), &ArrayData::I16(vec![1, -2, 300, -400].into()));
+    assert_eq!(
+        untyped.data(),
+        &ArrayData::I16(vec![1, -2, 300, -400].into())
+    );
     let back: NpyArray<i16> = untyped.clone().into_typed().unwrap();
     assert_eq!(back.data(), &[1, -2, 300, -400]);
     assert_eq!(back.shape(), &[2, 2]);

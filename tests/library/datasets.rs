@@ -482,7 +482,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
         Kind::F32 => {
             let v: Vec<f32> = cells.iter().map(|&c| to_f64(c) as f32).collect();
             let r = v.iter().map(|x| V::Float(x.to_bits().into(), 32)).collect();
-            (Dtype::F32(Endian::Little), ArrayData::F32(order!(v).into()), r)
+            (
+                Dtype::F32(Endian::Little),
+                ArrayData::F32(order!(v).into()),
+                r,
+            )
         }
         Kind::F64 => {
             let v: Vec<f64> = cells.iter().map(|&c| to_f64(c)).collect();
@@ -495,7 +499,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
                 .map(|&c| half::f16::from_f64(to_f64(c)).to_bits())
                 .collect();
             let r = v.iter().map(|&x| V::Float(x.into(), 16)).collect();
-            (Dtype::F16(Endian::Little), ArrayData::F16(order!(v).into()), r)
+            (
+                Dtype::F16(Endian::Little),
+                ArrayData::F16(order!(v).into()),
+                r,
+            )
         }
         Kind::I16 => {
             let v: Vec<i16> = cells.iter().map(|&c| to_int(c) as i16).collect();
@@ -531,7 +539,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
                 .iter()
                 .map(|[a, b]| V::Complex((a.to_bits().into(), 32), (b.to_bits().into(), 32)))
                 .collect();
-            (Dtype::C64(Endian::Little), ArrayData::C64(order!(v).into()), r)
+            (
+                Dtype::C64(Endian::Little),
+                ArrayData::C64(order!(v).into()),
+                r,
+            )
         }
     };
     let header = Header::new(dtype, shape.to_vec(), fortran && shape.len() == 2).unwrap();

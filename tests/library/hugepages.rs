@@ -63,7 +63,12 @@ fn every_fixture_reads_the_same_into_a_mapping() {
             ("slice", read_bytes(&bytes, &mapped_opts()).unwrap()),
         ] {
             assert_eq!(saved(&a), saved(&heap), "{} via {how}", path.display());
-            assert_eq!(a.data().is_mapped(), maps(&heap), "{} via {how}", path.display());
+            assert_eq!(
+                a.data().is_mapped(),
+                maps(&heap),
+                "{} via {how}",
+                path.display()
+            );
             mapped += usize::from(a.data().is_mapped());
         }
         n += 1;
@@ -84,7 +89,12 @@ fn typed_reads_into_a_mapping_agree() {
         assert_eq!(saved(&t.to_array()), saved(heap), "{}", path.display());
         let bytes = std::fs::read(path).unwrap();
         let s = NpyArray::<T>::read_bytes(&bytes, &mapped_opts()).unwrap();
-        assert_eq!(saved(&s.to_array()), saved(heap), "{} (slice)", path.display());
+        assert_eq!(
+            saved(&s.to_array()),
+            saved(heap),
+            "{} (slice)",
+            path.display()
+        );
         if cfg!(not(miri)) && !t.data().is_empty() {
             assert!(t.into_buffer().is_mapped(), "{}", path.display());
         }
@@ -114,19 +124,26 @@ fn typed_reads_into_a_mapping_agree() {
 #[cfg_attr(miri, ignore)] // megabytes of values; the mapping is not used under Miri
 fn large_payloads_in_both_byte_orders_are_mapped_and_equal() {
     let n = (5 << 20) / 8 + 3;
-    let values: Vec<f64> = (0..n).map(|i| (i as f64).sqrt() * if i % 3 == 0 { -1.0 } else { 1.0 }).collect();
+    let values: Vec<f64> = (0..n)
+        .map(|i| (i as f64).sqrt() * if i % 3 == 0 { -1.0 } else { 1.0 })
+        .collect();
     for endian in [Endian::Little, Endian::Big] {
         for fortran in [false, true] {
             let shape = if fortran { vec![n / 7, 7] } else { vec![n] };
             let count: usize = shape.iter().product();
-            let a = NpyArray::from_vec_with(values[..count].to_vec(), shape, fortran, endian).unwrap();
+            let a =
+                NpyArray::from_vec_with(values[..count].to_vec(), shape, fortran, endian).unwrap();
             let bytes = write::to_vec(&a.to_array()).unwrap();
             let dynamic = read_bytes(&bytes, &ReadOptions::default()).unwrap();
             assert!(dynamic.data().is_mapped(), "{endian:?} fortran {fortran}");
             let heap = read_bytes(&bytes, &heap_opts()).unwrap();
             assert_eq!(saved(&dynamic), saved(&heap));
             let typed = NpyArray::<f64>::read_bytes(&bytes, &ReadOptions::default()).unwrap();
-            assert_eq!(typed.data(), &values[..count], "{endian:?} fortran {fortran}");
+            assert_eq!(
+                typed.data(),
+                &values[..count],
+                "{endian:?} fortran {fortran}"
+            );
             assert_eq!(typed.to_c_order(), a.to_c_order());
             assert!(typed.into_buffer().is_mapped());
         }
@@ -145,7 +162,11 @@ fn truncated_payloads_fail_alike() {
         let v = read_bytes(short, &heap_opts()).unwrap_err();
         assert_eq!((m.kind(), m.offset()), (v.kind(), v.offset()), "cut {cut}");
         let m = NpyArray::<f64>::read_bytes(short, &mapped_opts()).unwrap_err();
-        assert_eq!((m.kind(), m.offset()), (v.kind(), v.offset()), "typed, cut {cut}");
+        assert_eq!(
+            (m.kind(), m.offset()),
+            (v.kind(), v.offset()),
+            "typed, cut {cut}"
+        );
     }
 }
 
@@ -156,7 +177,9 @@ fn a_mapped_buffer_behaves_as_a_vec() {
     let a = NpyArray::from_vec((0..1000u32).collect(), vec![1000]).unwrap();
     let bytes = write::to_vec(&a.to_array()).unwrap();
     let t = NpyArray::<u32>::read_bytes(&bytes, &mapped_opts()).unwrap();
-    let b = NpyArray::<u32>::read_bytes(&bytes, &mapped_opts()).unwrap().into_buffer();
+    let b = NpyArray::<u32>::read_bytes(&bytes, &mapped_opts())
+        .unwrap()
+        .into_buffer();
     assert!(b.is_mapped());
     assert!(!b.clone().is_mapped());
     assert_eq!(b, b.clone());
@@ -194,9 +217,19 @@ fn raw_payloads_are_the_files_bytes_and_fail_as_reads_fail() {
             }
             let opts = ReadOptions::default();
             match (read_path(&path, &opts), read_raw_path(&path, &opts)) {
-                (Err(a), Err(b)) => assert_eq!((a.kind(), a.offset()), (b.kind(), b.offset()), "{}", path.display()),
+                (Err(a), Err(b)) => assert_eq!(
+                    (a.kind(), a.offset()),
+                    (b.kind(), b.offset()),
+                    "{}",
+                    path.display()
+                ),
                 (Ok(_), Ok(_)) => {}
-                (a, b) => panic!("{}: read_path {:?} but read_raw_path {:?}", path.display(), a.err(), b.err()),
+                (a, b) => panic!(
+                    "{}: read_path {:?} but read_raw_path {:?}",
+                    path.display(),
+                    a.err(),
+                    b.err()
+                ),
             }
             n += 1;
         }

@@ -20,10 +20,10 @@ mod strings;
 use crate::error::{Error, ErrorKind};
 use crate::format::literal::Dict;
 use crate::format::preamble::{Encoding, Version};
+use crate::prelude::*;
 use containers::dict;
 use cursor::{Ctx, Cursor, PError};
 use space::padding;
-use crate::prelude::*;
 
 /// Parses a complete header text (the `header` rule) into a [`Dict`].
 ///
