@@ -23,4 +23,7 @@ cp "$dir/BENCHMARKS.md" "$root/BENCHMARKS.md"
 python3 "$here/hostile_bench.py" "$dir/hostile" --splice "$root/BENCHMARKS.md"
 # Streaming conversion (issue 16): peak RSS of convert --to parquet on a 2 GiB file, DuckDB-checked.
 python3 "$here/stream_bench.py" "$dir/stream" --bin "$root/target/release/npyguard" --splice "$root/BENCHMARKS.md"
+# The Python package (issue 20): npyguard.load vs np.load, interleaved, same run.
+python3 -m pip install --quiet "$root/python"   # the working tree's package (rebuilt incrementally)
+python3 "$here/python_bench.py" "$dir/python" --mib "$mib" --splice "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"

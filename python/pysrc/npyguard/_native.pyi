@@ -1,0 +1,73 @@
+"""Type stubs of the compiled module ``npyguard._native`` (see src/lib.rs).
+
+Internal: use the functions of ``npyguard`` itself. The read functions return
+``(payload, payload_offset, descr_text, shape, fortran_order, version_text, payload_len)``;
+the header functions the same tuple with ``None`` as payload.
+"""
+
+from os import PathLike
+from typing import BinaryIO, List, Optional, Tuple, Union
+
+__version__: str
+
+_Path = Union[str, PathLike[str]]
+_Loaded = Tuple[Optional["Payload"], int, str, Tuple[int, ...], bool, str, int]
+_Limits = Tuple[Optional[int], int, bool, bool]
+
+class Payload:
+    """A validated file's bytes, exported writable through the buffer protocol."""
+
+    def __len__(self) -> int: ...
+    def __buffer__(self, flags: int) -> memoryview: ...
+
+def read_path(
+    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def read_buffer(
+    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def read_stream(
+    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def header_path(
+    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def header_buffer(
+    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def header_stream(
+    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> _Loaded: ...
+def save_header(text: str) -> bytes: ...
+
+class NpzFile:
+    def __init__(
+        self, source: Union[_Path, bytes], max_file_bytes: Optional[int], max_header_bytes: int,
+        numpy_strict: bool, allow_trailing_bytes: bool, max_members: Optional[int],
+        max_total_bytes: Optional[int], max_ratio: Optional[int],
+    ) -> None: ...
+    def names(self) -> List[str]: ...
+    def member_npy(self, name: str) -> _Loaded: ...
+    def member_header(self, name: str) -> _Loaded: ...
+    def close(self) -> None: ...
+
+class ArrowDataset:
+    """An Arrow table over a validated array (Arrow PyCapsule interface)."""
+
+    def __init__(
+        self, source: Union[_Path, bytes], layout: str, batch_rows: Optional[int],
+        max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
+        allow_trailing_bytes: bool,
+    ) -> None: ...
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
+    @property
+    def num_input_rows(self) -> int: ...
+    @property
+    def layout(self) -> str: ...

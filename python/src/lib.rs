@@ -1,0 +1,661 @@
+//! `npyguard._native`: the Rust half of the `npyguard` Python package.
+//!
+//! The package's public functions live in `pysrc/npyguard/__init__.py`; this module does
+//! everything that touches untrusted bytes, with npyguard's limits and checks, and hands
+//! Python back only validated results:
+//!
+//! - [`read_path`], [`read_buffer`], [`read_stream`]: a whole `.npy` under
+//!   [`ReadOptions`], checked exactly as `npyguard::read_path` / `read_bytes` /
+//!   `read_from` check it (same errors: `read_raw_path`, `View::new`, `read_raw_from`; see
+//!   [`raw`]), returned as a [`Payload`] (the payload's bytes as the file holds them,
+//!   exported through the buffer protocol, writable) plus the header's fields; NumPy then
+//!   builds the array over those bytes with `np.frombuffer`, so there is no second copy
+//!   and the dtype is the file's own (big-endian, records, `S`/`U`/`V`, datetimes).
+//! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
+//! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
+//! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
+//! - [`ArrowDataset`]: an Arrow C stream (`__arrow_c_stream__`) over a dataset layout.
+//!
+//! Errors are raised as the `npyguard.Error` subclasses of `npyguard._errors`, built from
+//! `npyguard::Error`'s kind, category, offset, expected text and `Display` (the CLI's
+//! message).
+//!
+//! The only `unsafe` of the package is [`Payload::__getbuffer__`] (an `unsafe fn`, as pyo3
+//! requires for the slot, with one `unsafe` block and its SAFETY comment); the crate
+//! denies `unsafe_code` everywhere else.
+
+use std::ffi::c_int;
+use std::fs::File;
+use std::io::{Cursor, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::ffi::FFI_ArrowSchema;
+use arrow_schema::{ArrowError, SchemaRef};
+use npyguard::arrow::{Dataset, Layout};
+use npyguard::{Error, Header, ReadOptions};
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyCapsule, PyTuple};
+
+mod raw;
+
+// ------------------------------------------------------------------------------ errors
+
+/// Converts an npyguard error into the matching `npyguard.Error` subclass (by category),
+/// carrying `kind`, `category`, `offset`, `expected`, `found` and the CLI's message.
+fn to_py_err(py: Python<'_>, err: Error) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let errors = py.import("npyguard._errors")?;
+        let value = errors.getattr("_from_native")?.call1((
+            err.to_string(),
+            err.kind().name(),
+            format!("{:?}", err.category()).to_lowercase(),
+            err.offset(),
+            err.expected(),
+            err.found_text(),
+        ))?;
+        Ok(PyErr::from_value(value))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+/// `Result<T, npyguard::Error>` → `PyResult<T>`.
+trait IntoPy<T> {
+    fn py_err(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> IntoPy<T> for npyguard::Result<T> {
+    fn py_err(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| to_py_err(py, e))
+    }
+}
+
+// ----------------------------------------------------------------------------- options
+
+/// The reader's limits, as the Python keyword arguments give them.
+#[allow(clippy::too_many_arguments)]
+fn options(
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+    max_members: Option<usize>,
+    max_total_bytes: Option<u64>,
+    max_ratio: Option<u64>,
+) -> ReadOptions {
+    ReadOptions::default()
+        .with_max_file_bytes(max_file_bytes)
+        .with_max_header_bytes(max_header_bytes)
+        .with_numpy_strict(numpy_strict)
+        .with_allow_trailing_bytes(allow_trailing_bytes)
+        .with_max_npz_members(max_members)
+        .with_max_npz_total_bytes(max_total_bytes)
+        .with_max_npz_ratio(max_ratio)
+}
+
+/// `ReadOptions` from the four `.npy` limits (archive limits at their defaults).
+fn npy_options(
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> ReadOptions {
+    ReadOptions::default()
+        .with_max_file_bytes(max_file_bytes)
+        .with_max_header_bytes(max_header_bytes)
+        .with_numpy_strict(numpy_strict)
+        .with_allow_trailing_bytes(allow_trailing_bytes)
+}
+
+// ----------------------------------------------------------------------------- payload
+
+/// The payload bytes of a validated `.npy` file, owned by Rust (npyguard's `Buffer`,
+/// huge-page memory for large payloads) and exported to Python through the buffer protocol,
+/// writable, so that `np.frombuffer(payload, dtype, count)` is a writable array over them
+/// without a copy. The bytes are never resized or moved after creation; they are freed when the
+/// last array (or memoryview) over them is gone.
+#[pyclass(module = "npyguard._native", frozen)]
+pub struct Payload {
+    /// The memory (owned here, freed with the object; never accessed through `data` again
+    /// after `addr` and `len` were taken from it).
+    #[allow(dead_code)]
+    data: raw::Bytes,
+    /// The address of the first byte (provenance exposed when it was taken).
+    addr: usize,
+    /// The number of bytes.
+    len: usize,
+    /// Whether the bytes live in a huge-page mapping.
+    mapped: bool,
+}
+
+impl Payload {
+    fn new(mut data: raw::Bytes) -> Payload {
+        let mapped = data.is_mapped();
+        let bytes = data.as_mut_slice();
+        let (addr, len) = (bytes.as_mut_ptr().expose_provenance(), bytes.len());
+        Payload {
+            data,
+            addr,
+            len,
+            mapped,
+        }
+    }
+}
+
+// The package's only `unsafe`: the buffer-protocol slot (pyo3 requires it to be an
+// `unsafe fn`) and its one FFI call.
+#[allow(unsafe_code)]
+#[pymethods]
+impl Payload {
+    /// Exports the bytes as a one-dimensional, writable, unsigned-byte buffer.
+    ///
+    /// # Safety
+    /// Called by CPython's buffer protocol with a valid `view` to fill.
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut ffi::Py_buffer,
+        flags: c_int,
+    ) -> PyResult<()> {
+        let me = slf.get();
+        // No reference to the bytes is made here (NumPy may be writing them from another
+        // thread): the pointer is rebuilt from the exposed address.
+        let ptr = std::ptr::with_exposed_provenance_mut::<u8>(me.addr);
+        let len = isize::try_from(me.len)
+            .map_err(|_| PyValueError::new_err("a payload larger than isize::MAX"))?;
+        // SAFETY: `view` is the valid Py_buffer CPython passes to bf_getbuffer.
+        // `ptr..ptr+len` is the memory of `data` (a Vec's heap block or npyguard's huge-page
+        // mapping), which lives as long as this object: PyBuffer_FillInfo stores a new
+        // strong reference to `slf` in `view->obj`, so the object (and its memory, which
+        // nothing resizes or moves: the class is frozen) outlives every exported view. The
+        // buffer is exported writable (readonly = 0): after `Payload::new` took the address,
+        // Rust makes no reference to the bytes again and only frees them, when the last
+        // view has released its reference, so NumPy's writes alias nothing Rust uses.
+        // PyBuffer_FillInfo checks `flags` (it fails on a request it cannot meet) and
+        // returns -1 with a Python exception set on failure.
+        let rc = unsafe { ffi::PyBuffer_FillInfo(view, slf.as_ptr(), ptr.cast(), len, 0, flags) };
+        if rc == -1 {
+            return Err(PyErr::fetch(slf.py()));
+        }
+        Ok(())
+    }
+
+    /// The number of bytes held.
+    fn __len__(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the bytes live in a huge-page mapping (large payloads read from a path).
+    #[getter]
+    fn mapped(&self) -> bool {
+        self.mapped
+    }
+}
+
+/// A validated file, as Python gets it: the bytes and the header's fields.
+fn loaded<'py>(py: Python<'py>, raw: raw::Raw) -> PyResult<Bound<'py, PyTuple>> {
+    let raw::Raw { bytes, header } = raw;
+    let payload = Bound::new(py, Payload::new(bytes))?;
+    header_tuple(py, &header, Some(payload.into_any()))
+}
+
+/// `(payload or None, the payload's offset in the file, descr text, shape, fortran_order,
+/// version text, payload byte count)`; the payload object holds the payload alone.
+fn header_tuple<'py>(
+    py: Python<'py>,
+    header: &Header,
+    payload: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let shape = PyTuple::new(py, header.shape().iter().copied())?;
+    (
+        payload,
+        header.payload_offset(),
+        header.dtype().descr().to_string(),
+        shape,
+        header.fortran_order(),
+        header.version().to_string(),
+        header.payload_len(),
+    )
+        .into_pyobject(py)
+}
+
+// ----------------------------------------------------------------------------- readers
+
+/// Reads and validates a `.npy` file at `path` (see `raw::path`); returns
+/// `(Payload, offset, descr, shape, fortran_order, version, payload_len)`.
+#[pyfunction]
+#[pyo3(signature = (path, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn read_path(
+    py: Python<'_>,
+    path: PathBuf,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'_, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let raw = py.detach(|| raw::path(&path, &opts)).py_err(py)?;
+    loaded(py, raw)
+}
+
+/// Reads and validates a `.npy` file held in a `bytes` object (as `npyguard::read_bytes`).
+#[pyfunction]
+#[pyo3(signature = (data, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn read_buffer<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyBytes>,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let raw = raw::buffer(data.as_bytes(), &opts).py_err(py)?;
+    loaded(py, raw)
+}
+
+/// Reads and validates a `.npy` file from a binary file object (anything with
+/// `read(n) -> bytes`), as `npyguard::read_from` reads a stream: it stops right after
+/// the payload (then reads one more byte unless trailing bytes are allowed).
+#[pyfunction]
+#[pyo3(signature = (file, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn read_stream<'py>(
+    py: Python<'py>,
+    file: Bound<'py, PyAny>,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let raw = raw::stream(PyReader::new(file), &opts).py_err(py)?;
+    loaded(py, raw)
+}
+
+/// The header of the file at `path`, checked against the file's length as a full read
+/// would check it (`npyguard inspect`); the payload is not read.
+#[pyfunction]
+#[pyo3(signature = (path, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn header_path(
+    py: Python<'_>,
+    path: PathBuf,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'_, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let header = raw::header_path(&path, &opts).py_err(py)?;
+    header_tuple(py, &header, None)
+}
+
+/// The header of a `.npy` file held in `bytes`, checked against its length.
+#[pyfunction]
+#[pyo3(signature = (data, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn header_buffer<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyBytes>,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let bytes = data.as_bytes();
+    let header = npyguard::read_header(bytes, &opts)
+        .and_then(|h| npyguard::check_length(&h, bytes.len() as u64, &opts).map(|()| h))
+        .py_err(py)?;
+    header_tuple(py, &header, None)
+}
+
+/// The header read from a binary file object (only the header's bytes are consumed).
+#[pyfunction]
+#[pyo3(signature = (file, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+fn header_stream<'py>(
+    py: Python<'py>,
+    file: Bound<'py, PyAny>,
+    max_file_bytes: Option<u64>,
+    max_header_bytes: usize,
+    numpy_strict: bool,
+    allow_trailing_bytes: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let opts = npy_options(
+        max_file_bytes,
+        max_header_bytes,
+        numpy_strict,
+        allow_trailing_bytes,
+    );
+    let header = npyguard::read_header(PyReader::new(file), &opts).py_err(py)?;
+    header_tuple(py, &header, None)
+}
+
+/// `np.save`'s header bytes (preamble, dict, padding, newline; version 1.0, 2.0 or 3.0 as
+/// `np.save` chooses) for the header dict `text` (`{'descr': ..., 'fortran_order': ...,
+/// 'shape': ..., }`), which npyguard parses and validates first: a dtype npyguard does not
+/// write (objects, long doubles) raises `npyguard.Error`.
+#[pyfunction]
+fn save_header<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let header = raw::parse_dict_text(text).py_err(py)?;
+    Ok(PyBytes::new(py, &npyguard::write::header_bytes(&header)))
+}
+
+// ------------------------------------------------------------------------- file objects
+
+/// A Python binary file object as a `std::io::Read` (calls `read(n)`).
+struct PyReader<'py> {
+    file: Bound<'py, PyAny>,
+}
+
+impl<'py> PyReader<'py> {
+    fn new(file: Bound<'py, PyAny>) -> PyReader<'py> {
+        PyReader { file }
+    }
+}
+
+/// Most bytes asked of a Python file object in one `read` call.
+const PY_READ_MAX: usize = 1 << 24;
+
+impl Read for PyReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = buf.len().min(PY_READ_MAX);
+        if want == 0 {
+            return Ok(0);
+        }
+        let chunk = self
+            .file
+            .call_method1("read", (want,))
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let chunk = chunk.cast::<PyBytes>().map_err(|_| {
+            std::io::Error::other(format!(
+                "read() returned {} (a binary file object returns bytes)",
+                chunk
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?;
+        let bytes = chunk.as_bytes();
+        let Some(slot) = buf.get_mut(..bytes.len()) else {
+            return Err(std::io::Error::other("read(n) returned more than n bytes"));
+        };
+        slot.copy_from_slice(bytes);
+        Ok(bytes.len())
+    }
+}
+
+// --------------------------------------------------------------------------------- npz
+
+/// What an archive is read from.
+enum Source {
+    File(npyguard::npz::NpzArchive<std::io::BufReader<File>>),
+    Memory(npyguard::npz::NpzArchive<Cursor<Vec<u8>>>),
+}
+
+/// A `.npz` archive opened lazily: the zip structure is checked when it is opened, each
+/// member is read (and inflated, under the archive limits) only when it is asked for.
+#[pyclass(module = "npyguard._native")]
+pub struct NpzFile {
+    archive: Option<Source>,
+    opts: ReadOptions,
+}
+
+impl NpzFile {
+    fn open_archive(&mut self) -> PyResult<&mut Source> {
+        self.archive
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on a closed npz file"))
+    }
+}
+
+#[pymethods]
+impl NpzFile {
+    /// Opens the archive at `path` (a `str`/`PathLike`) or held in `bytes`.
+    #[new]
+    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes, max_members, max_total_bytes, max_ratio))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        source: Bound<'_, PyAny>,
+        max_file_bytes: Option<u64>,
+        max_header_bytes: usize,
+        numpy_strict: bool,
+        allow_trailing_bytes: bool,
+        max_members: Option<usize>,
+        max_total_bytes: Option<u64>,
+        max_ratio: Option<u64>,
+    ) -> PyResult<NpzFile> {
+        let opts = options(
+            max_file_bytes,
+            max_header_bytes,
+            numpy_strict,
+            allow_trailing_bytes,
+            max_members,
+            max_total_bytes,
+            max_ratio,
+        );
+        let archive = if let Ok(bytes) = source.cast::<PyBytes>() {
+            let data = bytes.as_bytes().to_vec();
+            Source::Memory(npyguard::npz::NpzArchive::new(Cursor::new(data), &opts).py_err(py)?)
+        } else {
+            let path: PathBuf = source.extract()?;
+            Source::File(npyguard::npz::open(&path, &opts).py_err(py)?)
+        };
+        Ok(NpzFile {
+            archive: Some(archive),
+            opts,
+        })
+    }
+
+    /// The array names (member names without `.npy`), in archive order.
+    fn names(&mut self) -> PyResult<Vec<String>> {
+        Ok(match self.open_archive()? {
+            Source::File(a) => a.array_names().map(str::to_owned).collect(),
+            Source::Memory(a) => a.array_names().map(str::to_owned).collect(),
+        })
+    }
+
+    /// Reads member `name` (with or without `.npy`) and returns it as the bytes of a
+    /// `.npy` file (npyguard's writer, byte-identical to what `np.save` writes for it).
+    fn member_npy<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        let array = match self.open_archive()? {
+            Source::File(a) => a.array(name),
+            Source::Memory(a) => a.array(name),
+        }
+        .py_err(py)?;
+        // The member re-encoded as np.save writes it (its own byte and memory order), then
+        // taken apart as a file in memory is.
+        let bytes = npyguard::write::to_vec(&array).py_err(py)?;
+        loaded(py, raw::buffer(&bytes, &self.opts).py_err(py)?)
+    }
+
+    /// The header of member `name`.
+    fn member_header<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        let header = match self.open_archive()? {
+            Source::File(a) => a.header(name),
+            Source::Memory(a) => a.header(name),
+        }
+        .py_err(py)?;
+        header_tuple(py, &header, None)
+    }
+
+    /// Closes the archive (its file handle); later reads raise `ValueError`.
+    fn close(&mut self) {
+        self.archive = None;
+    }
+}
+
+// ------------------------------------------------------------------------------- arrow
+
+/// One Arrow table over a whole validated array, in a dataset layout (`columns`,
+/// `rowlists`, `nonzeros`), readable by any consumer of the Arrow PyCapsule interface
+/// (`__arrow_c_stream__`): pyarrow, polars, DuckDB. Each call to `__arrow_c_stream__`
+/// starts a new stream over the same data (no copy: batches are slices where the
+/// memory order allows, see `npyguard::arrow`).
+#[pyclass(module = "npyguard._native", frozen)]
+pub struct ArrowDataset {
+    dataset: Arc<Dataset>,
+    batch_rows: usize,
+}
+
+/// The record batches of a dataset, `batch_rows` input rows at a time.
+struct DatasetReader {
+    dataset: Arc<Dataset>,
+    next: usize,
+    batch_rows: usize,
+}
+
+impl Iterator for DatasetReader {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let total = self.dataset.num_input_rows();
+        // Every table has at least one batch (an empty table's schema-only batch).
+        if self.next >= total && !(total == 0 && self.next == 0) {
+            return None;
+        }
+        let end = self.next.saturating_add(self.batch_rows).min(total);
+        let rows = self.next..end;
+        self.next = if total == 0 { 1 } else { end };
+        Some(
+            self.dataset
+                .batch(rows)
+                .map_err(|e| ArrowError::ExternalError(Box::new(e))),
+        )
+    }
+}
+
+impl RecordBatchReader for DatasetReader {
+    fn schema(&self) -> SchemaRef {
+        self.dataset.schema()
+    }
+}
+
+#[pymethods]
+impl ArrowDataset {
+    /// Reads and validates `source` (a path, or a `bytes` `.npy` file) under the limits,
+    /// then lays it out as `layout`; `batch_rows` input rows per record batch (default:
+    /// npyguard's, about 8 MiB of values per batch).
+    #[new]
+    #[pyo3(signature = (source, layout, batch_rows, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        source: Bound<'_, PyAny>,
+        layout: &str,
+        batch_rows: Option<usize>,
+        max_file_bytes: Option<u64>,
+        max_header_bytes: usize,
+        numpy_strict: bool,
+        allow_trailing_bytes: bool,
+    ) -> PyResult<ArrowDataset> {
+        let opts = npy_options(
+            max_file_bytes,
+            max_header_bytes,
+            numpy_strict,
+            allow_trailing_bytes,
+        );
+        let layout: Layout = layout.parse().py_err(py)?;
+        let array = if let Ok(bytes) = source.cast::<PyBytes>() {
+            npyguard::read_bytes(bytes.as_bytes(), &opts)
+        } else {
+            let path: PathBuf = source.extract()?;
+            py.detach(|| npyguard::read_path(&path, &opts))
+        }
+        .py_err(py)?;
+        let dataset = Dataset::new(array, layout).py_err(py)?;
+        let batch_rows = batch_rows
+            .unwrap_or_else(|| dataset.default_batch_rows())
+            .max(1);
+        Ok(ArrowDataset {
+            dataset: Arc::new(dataset),
+            batch_rows,
+        })
+    }
+
+    /// The Arrow C stream of the table: a `PyCapsule` named `arrow_array_stream`.
+    /// `requested_schema` is accepted and ignored (the table's types are fixed by the
+    /// file's dtype, see `npyguard::arrow`).
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let reader = DatasetReader {
+            dataset: Arc::clone(&self.dataset),
+            next: 0,
+            batch_rows: self.batch_rows,
+        };
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        // The capsule owns the stream; dropping it (when the capsule is freed) calls the
+        // stream's release callback unless a consumer moved the stream out and cleared it.
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// The table's Arrow schema: a `PyCapsule` named `arrow_schema`.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.dataset.schema().as_ref())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")
+    }
+
+    /// The number of input rows (the array's first dimension; 1 for a 0-d array).
+    #[getter]
+    fn num_input_rows(&self) -> usize {
+        self.dataset.num_input_rows()
+    }
+
+    /// The layout's name.
+    #[getter]
+    fn layout(&self) -> &'static str {
+        self.dataset.layout().name()
+    }
+}
+
+// ------------------------------------------------------------------------------ module
+
+/// The module `npyguard._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Payload>()?;
+    m.add_class::<NpzFile>()?;
+    m.add_class::<ArrowDataset>()?;
+    m.add_function(wrap_pyfunction!(read_path, m)?)?;
+    m.add_function(wrap_pyfunction!(read_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(read_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(header_path, m)?)?;
+    m.add_function(wrap_pyfunction!(header_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(header_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(save_header, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! Whole `.npy` files as validated bytes, for NumPy to build its array over.
+//!
+//! npyguard's readers decode a payload into typed values; NumPy wants the payload's own
+//! bytes (its dtype may be big-endian, a record, text). These functions get those bytes
+//! under the same [`ReadOptions`], checked exactly as the reader the CLI uses for the same
+//! input checks them (same errors, kinds and offsets):
+//!
+//! - a path: `npyguard::read_raw_path` (= `read_path`'s checks; a payload of
+//!   `ReadOptions::huge_page_threshold` bytes or more, 4 MiB by default, in huge-page memory);
+//! - a stream: `npyguard::read_raw_from` (= `read_from`'s checks);
+//! - bytes: `View::new` (= `read_bytes`'s checks), then one copy of the payload (NumPy's
+//!   array is writable; the caller's `bytes` are not).
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use npyguard::{
+    check_length, file_length, read_header, Buffer, Error, ErrorKind, Header, ReadOptions, View,
+};
+
+/// A validated file's payload and header.
+pub struct Raw {
+    /// The payload's bytes, in the file's byte and memory order.
+    pub bytes: Bytes,
+    /// The header.
+    pub header: Header,
+}
+
+/// The memory a payload is held in. Never resized after the read.
+pub enum Bytes {
+    /// Heap memory (a copy of caller-owned bytes, or a re-encoded `.npz` member).
+    Heap(Vec<u8>),
+    /// npyguard's buffer (a `Vec`, or a huge-page mapping for large payloads).
+    Buffer(Buffer<u8>),
+}
+
+impl Bytes {
+    /// The bytes, writable.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        match self {
+            Bytes::Heap(v) => v,
+            Bytes::Buffer(b) => b,
+        }
+    }
+
+    /// Whether the bytes live in a huge-page mapping.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self, Bytes::Buffer(b) if b.is_mapped())
+    }
+}
+
+/// The read bound of npyguard's stream reader: the limit plus one byte (to detect excess).
+fn bound(opts: &ReadOptions) -> u64 {
+    opts.max_file_bytes()
+        .map_or(u64::MAX, |l| l.saturating_add(1))
+}
+
+/// Reads the file at `path` as `read_path` reads it (a FIFO or device as a stream).
+pub fn path(path: &Path, opts: &ReadOptions) -> Result<Raw, Error> {
+    let (header, payload) = npyguard::read_raw_path(path, opts)?;
+    Ok(Raw {
+        bytes: Bytes::Buffer(payload),
+        header,
+    })
+}
+
+/// Reads a stream as `read_from` reads it: exactly the header and payload, then (unless
+/// trailing bytes are allowed) one byte more to check that the stream ends there.
+pub fn stream<R: Read>(reader: R, opts: &ReadOptions) -> Result<Raw, Error> {
+    let (header, payload) = npyguard::read_raw_from(reader, opts)?;
+    Ok(Raw {
+        bytes: Bytes::Buffer(payload),
+        header,
+    })
+}
+
+/// Validates a whole file held in memory exactly as `read_bytes` would, and copies its
+/// payload (the result is NumPy's to write to).
+pub fn buffer(data: &[u8], opts: &ReadOptions) -> Result<Raw, Error> {
+    let view = View::new(data, opts)?;
+    Ok(Raw {
+        bytes: Bytes::Heap(view.payload().to_vec()),
+        header: view.header().clone(),
+    })
+}
+
+/// The header of the file at `path`, checked against the file's length as a full read
+/// would check it (`npyguard inspect`); the payload is not read.
+pub fn header_path(path: &Path, opts: &ReadOptions) -> Result<Header, Error> {
+    let mut file =
+        File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
+    let len = file_length(&file, opts)?;
+    let header = read_header((&mut file).take(bound(opts)), opts)?;
+    if let Some(len) = len {
+        check_length(&header, len, opts)?;
+    }
+    Ok(header)
+}
+
+/// Parses a header dict as `np.save` would write it (`{'descr': ..., 'fortran_order':
+/// ..., 'shape': ..., }`) into a validated [`Header`].
+pub fn parse_dict_text(text: &str) -> Result<Header, Error> {
+    let mut file = b"\x93NUMPY\x03\x00".to_vec();
+    let len = u32::try_from(text.len().saturating_add(1)).map_err(|_| {
+        Error::unplaced(ErrorKind::InvalidInput, "a header dict shorter than 4 GiB")
+    })?;
+    file.extend_from_slice(&len.to_le_bytes());
+    file.extend_from_slice(text.as_bytes());
+    file.push(b'\n');
+    let opts = ReadOptions::default().with_max_header_bytes(file.len());
+    Header::from_bytes(&file, &opts)
+}
