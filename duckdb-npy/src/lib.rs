@@ -221,7 +221,7 @@ fn scalar_handle(kind: Kind) -> LogicalTypeHandle {
         Kind::Timestamp(types::Stamp::Millis) => L::TimestampMs,
         Kind::Timestamp(types::Stamp::Micros) => L::Timestamp,
         Kind::Timestamp(types::Stamp::Nanos) => L::TimestampNs,
-        Kind::Interval(_) => L::Interval,
+        Kind::Interval => L::Interval,
     };
     LogicalTypeHandle::from(id)
 }
@@ -244,6 +244,10 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
     let mut rows_total: u64 = 0;
+    let first_path = match &inputs {
+        Inputs::Files(files) => files.first().cloned().unwrap_or_default(),
+        Inputs::Npz { path, .. } => path.clone(),
+    };
     let shape = match &inputs {
         Inputs::Files(files) => {
             let mut first: Option<(PathBuf, Shape)> = None;
@@ -281,7 +285,7 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
             Shape::of(&header).map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
         }
     };
-    let columns = columns(&shape, layout, filename)?;
+    let columns = columns(&shape, layout, filename).map_err(|e| file_error(&first_path, e))?;
     for (name, t) in &columns {
         bind.add_result_column(name, handle(t));
     }
@@ -357,31 +361,7 @@ fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<
             let rows = array.shape().first().copied().unwrap_or(1);
             let cols = bind.shape.cols;
             let per = per_element(array);
-            let header = array.header().clone();
-            let file_header = state
-                .current
-                .as_ref()
-                .and_then(|(_, r)| r.header().cloned())
-                .unwrap_or(header);
             let first_row = *start;
-            // The byte offset of chunk element `i` in the file (for INTERVAL overflow).
-            let offset_of = |i: usize| -> String {
-                let (r, c) = (i / cols.max(1), i % cols.max(1));
-                let global = first_row.saturating_add(r);
-                let total = file_header.shape().first().copied().unwrap_or(1);
-                let flat = if file_header.fortran_order() {
-                    c.saturating_mul(total).saturating_add(global)
-                } else {
-                    global.saturating_mul(cols).saturating_add(c)
-                };
-                let at = file_header
-                    .payload_offset()
-                    .saturating_add((flat as u64).saturating_mul(file_header.dtype().itemsize() as u64));
-                file_error(
-                    path,
-                    format!("out-of-range at byte {at}: expected a timedelta whose microseconds fit in 64 bits"),
-                )
-            };
             match bind.layout {
                 Layout::Columns | Layout::RowLists => {
                     if *pos < rows {
@@ -403,7 +383,7 @@ fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<
                                 SqlType::Array(kind, d) => {
                                     let child = output.array_vector(k).child(n * d);
                                     let sel = Sel::Range { start: r0 * d, len: n * d };
-                                    fill(&mut Dst::Flat(child), *kind, array.data(), per, sel, &offset_of)?;
+                                    fill(&mut Dst::Flat(child), *kind, array.data(), per, sel)?;
                                 }
                                 SqlType::Scalar(kind) => {
                                     let sel = if cols == 1 {
@@ -416,7 +396,7 @@ fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<
                                     } else {
                                         Dst::Flat(output.flat_vector(k))
                                     };
-                                    fill(&mut dst, *kind, array.data(), per, sel, &offset_of)?;
+                                    fill(&mut dst, *kind, array.data(), per, sel)?;
                                 }
                                 _ => return Err("internal: unexpected column type".into()),
                             }
@@ -466,7 +446,7 @@ fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<
                                     } else {
                                         Dst::Flat(output.flat_vector(k))
                                     };
-                                    fill(&mut dst, kind, array.data(), per, Sel::List(&hits), &offset_of)?;
+                                    fill(&mut dst, kind, array.data(), per, Sel::List(&hits))?;
                                 }
                                 3 => {
                                     let v = output.flat_vector(k);

@@ -11,10 +11,18 @@
 //! | `S<n>` | `BLOB` | trailing NULs stripped (NumPy's value) |
 //! | `U<n>` | `VARCHAR` | trailing NULs stripped (NumPy's value) |
 //! | `V<n>` | `BLOB` | the raw bytes |
-//! | `M8[s]` `M8[ms]` `M8[us]` `M8[ns]` | `TIMESTAMP_S` `TIMESTAMP_MS` `TIMESTAMP` `TIMESTAMP_NS` | the same count of the same unit; NaT is NULL |
-//! | `m8[s]` `m8[ms]` `m8[us]` | `INTERVAL` | microseconds (exact; a value whose microseconds overflow 64 bits is an error) ; NaT is NULL |
-//! | other `M8`/`m8` units and multiples (`M8[D]`, `M8[25s]`, `m8[ns]`, …) | `BIGINT` | the count of the dtype's unit, as stored (the unit is in the dtype; NaT is NULL) |
+//! | `M8[s]` `M8[ms]` `M8[us]` `M8[ns]` | `TIMESTAMP_S` `TIMESTAMP_MS` `TIMESTAMP` `TIMESTAMP_NS` | the same count of the same unit; NaT is NULL (see below) |
+//! | `m8[us]` | `INTERVAL` | the microseconds (`epoch_us(c1)` gives the count back); NaT is NULL |
+//! | other `M8`/`m8` units and multiples (`M8[D]`, `M8[25s]`, `m8[s]`, `m8[ns]`, …) | `BIGINT` | the count of the dtype's unit, as stored (the unit is the file's dtype); NaT is NULL |
 //! | records | refused | |
+//!
+//! Timestamps keep NumPy's count unchanged, but DuckDB gives two counts a meaning of its
+//! own: 2⁶³ − 1 is `infinity` and −(2⁶³ − 1) is `-infinity` (NumPy's last representable
+//! instants, e.g. `2262-04-11T23:47:16.854775807` in `M8[ns]`), and DuckDB's functions
+//! refuse instants outside its supported range (years 290309 BC to 294247 AD) that a
+//! `M8[s]` or `M8[ms]` count can hold. `m8[s]` and `m8[ms]` stay BIGINT because an
+//! INTERVAL's 64-bit microseconds cannot hold every count of them (NumPy's
+//! `m8[s]` maximum is 2⁶³ − 1 seconds).
 //!
 //! The `nonzeros` layout adds `row_no BIGINT` and `col_no` (`SMALLINT` up to 32 767
 //! columns, `INTEGER` up to 2³¹ − 1, `BIGINT` beyond), as npyguard's Arrow `nonzeros`.
@@ -60,8 +68,8 @@ pub enum Kind {
     Void,
     /// `M8` in seconds, milli-, micro- or nanoseconds → the TIMESTAMP of that unit.
     Timestamp(Stamp),
-    /// `m8` in seconds, milli- or microseconds → INTERVAL; the field is microseconds per count.
-    Interval(i64),
+    /// `m8[us]` → INTERVAL (microseconds).
+    Interval,
     /// Any other `M8`/`m8` → BIGINT counts of the dtype's unit.
     Counts,
 }
@@ -122,10 +130,10 @@ impl Kind {
                 Some(s) => Kind::Timestamp(s),
                 None => Kind::Counts,
             },
-            Dtype::TimeDelta(u, _) => match interval_micros(*u) {
-                Some(k) => Kind::Interval(k),
-                None => Kind::Counts,
-            },
+            Dtype::TimeDelta(u, _) if u.multiple == 1 && u.unit == TimeUnit::Micro => {
+                Kind::Interval
+            }
+            Dtype::TimeDelta(..) => Kind::Counts,
             other => {
                 return Err(format!(
                     "a dtype with a DuckDB type (records are not supported: read one field with \
@@ -158,7 +166,7 @@ impl Kind {
             Kind::Timestamp(Stamp::Millis) => "TIMESTAMP_MS",
             Kind::Timestamp(Stamp::Micros) => "TIMESTAMP",
             Kind::Timestamp(Stamp::Nanos) => "TIMESTAMP_NS",
-            Kind::Interval(_) => "INTERVAL",
+            Kind::Interval => "INTERVAL",
         }
     }
 
@@ -207,19 +215,6 @@ fn stamp(u: DateUnit) -> Option<Stamp> {
     }
 }
 
-/// Microseconds per count of `m8[unit]`, for units an INTERVAL holds exactly.
-fn interval_micros(u: DateUnit) -> Option<i64> {
-    if u.multiple != 1 {
-        return None;
-    }
-    match u.unit {
-        TimeUnit::Second => Some(1_000_000),
-        TimeUnit::Milli => Some(1_000),
-        TimeUnit::Micro => Some(1),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,9 +257,9 @@ mod tests {
         assert_eq!(kind("<M8[ns]").unwrap().sql(), "TIMESTAMP_NS");
         assert_eq!(kind("<M8[D]").unwrap(), Kind::Counts);
         assert_eq!(kind("<M8[25s]").unwrap(), Kind::Counts);
-        assert_eq!(kind("<m8[s]").unwrap(), Kind::Interval(1_000_000));
-        assert_eq!(kind("<m8[ms]").unwrap(), Kind::Interval(1_000));
-        assert_eq!(kind("<m8[us]").unwrap(), Kind::Interval(1));
+        assert_eq!(kind("<m8[s]").unwrap(), Kind::Counts);
+        assert_eq!(kind("<m8[ms]").unwrap(), Kind::Counts);
+        assert_eq!(kind(">m8[us]").unwrap(), Kind::Interval);
         assert_eq!(kind("<m8[ns]").unwrap().sql(), "BIGINT");
     }
 

@@ -150,15 +150,13 @@ fn units<T>(src: &[T], per: usize, i: usize) -> Result<&[T], String> {
 }
 
 /// Writes the selected elements of `data` (elements of `kind`, `per` stored units each: the
-/// width of `S`/`U`/`V`, 1 otherwise) to rows `0..sel.len()` of `dst`. `overflow` names the element whose INTERVAL would overflow (an error with its
-/// file and byte offset).
+/// width of `S`/`U`/`V`, 1 otherwise) to rows `0..sel.len()` of `dst`.
 pub fn fill(
     dst: &mut Dst,
     kind: Kind,
     data: &ArrayData,
     per: usize,
     sel: Sel,
-    overflow: &dyn Fn(usize) -> String,
 ) -> Result<(), String> {
     match (dst, data) {
         (Dst::Complex(s), ArrayData::C64(v)) => {
@@ -172,7 +170,7 @@ pub fn fill(
             put(&mut s.child(1, n), &gather(v, sel, |c| c[1])?)
         }
         (Dst::Complex(_), _) => Err("internal: a STRUCT column for a non-complex dtype".into()),
-        (Dst::Flat(f), data) => fill_flat(f, kind, data, per, sel, overflow),
+        (Dst::Flat(f), data) => fill_flat(f, kind, data, per, sel),
     }
 }
 
@@ -182,7 +180,6 @@ fn fill_flat(
     data: &ArrayData,
     per: usize,
     sel: Sel,
-    overflow: &dyn Fn(usize) -> String,
 ) -> Result<(), String> {
     match data {
         ArrayData::Bool(v) => put(f, &gather(v, sel, |b| b != 0)?),
@@ -194,26 +191,17 @@ fn fill_flat(
         ArrayData::U16(v) => put_sel(f, v, sel),
         ArrayData::U32(v) => put_sel(f, v, sel),
         ArrayData::U64(v) => put_sel(f, v, sel),
-        ArrayData::F16(v) => put(f, &gather(v, sel, |b| half::f16::from_bits(b).to_f32())?),
+        ArrayData::F16(v) => put(f, &gather(v, sel, f16_to_f32)?),
         ArrayData::F32(v) => put_sel(f, v, sel),
         ArrayData::F64(v) => put_sel(f, v, sel),
         ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
-            if let Kind::Interval(micros) = kind {
-                let mut out = Vec::with_capacity(sel.len());
-                for i in sel.iter() {
-                    let x = *v.get(i).ok_or("internal: element outside the chunk")?;
-                    let us = if x == NAT {
-                        0
-                    } else {
-                        x.checked_mul(micros).ok_or_else(|| overflow(i))?
-                    };
-                    out.push(duckdb_interval {
-                        months: 0,
-                        days: 0,
-                        micros: us,
-                    });
-                }
-                put(f, &out)?;
+            if kind == Kind::Interval {
+                let interval = |micros| duckdb_interval {
+                    months: 0,
+                    days: 0,
+                    micros,
+                };
+                put(f, &gather(v, sel, interval)?)?;
             } else {
                 put_sel(f, v, sel)?;
             }
@@ -250,6 +238,27 @@ fn fill_flat(
             Ok(())
         }
         _ => Err(format!("internal: no writer for {}", kind.sql())),
+    }
+}
+
+/// An IEEE binary16 bit pattern widened to `f32` exactly, NaN payloads included (the
+/// quiet bit is not set: NumPy's `astype(np.float32)` keeps a signalling NaN signalling).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    match exp {
+        0x1f => f32::from_bits(sign | 0x7f80_0000 | (man << 13)),
+        // Subnormal (or zero): man * 2^-24, exact in f32 (a normal number there).
+        0 => {
+            let v = man as f32 * f32::from_bits(0x3380_0000);
+            if sign != 0 {
+                -v
+            } else {
+                v
+            }
+        }
+        _ => f32::from_bits(sign | ((exp + 112) << 23) | (man << 13)),
     }
 }
 
@@ -294,6 +303,39 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![1, 4, 7]);
         assert_eq!(gather(&[0u8, 1, 2, 3, 4, 5, 6, 7], s, |x| x).unwrap(), vec![1, 4, 7]);
         assert!(gather(&[0u8; 7], s, |x| x).is_err());
+    }
+
+    #[test]
+    fn f16_widens_exactly() {
+        let cases: [(u16, u32); 9] = [
+            (0x0000, 0x0000_0000),
+            (0x8000, 0x8000_0000),
+            (0x3c00, 0x3f80_0000), // 1.0
+            (0x3555, 0x3eaa_a000), // 0.33325
+            (0x0001, 0x3380_0000), // smallest subnormal, 2^-24
+            (0x83ff, 0xb87f_c000), // largest negative subnormal
+            (0x7bff, 0x477f_e000), // 65504
+            (0xfc00, 0xff80_0000), // -inf
+            (0x7c01, 0x7f80_2000), // signalling NaN stays signalling
+        ];
+        for (h, f) in cases {
+            assert_eq!(f16_to_f32(h).to_bits(), f, "{h:#06x}");
+        }
+        // Every non-NaN value agrees with the arithmetic definition.
+        for h in 0..=u16::MAX {
+            let exp = i32::from((h >> 10) & 0x1f);
+            let man = f64::from(h & 0x3ff);
+            if exp == 0x1f {
+                continue;
+            }
+            let mag = if exp == 0 {
+                man * 2f64.powi(-24)
+            } else {
+                (1.0 + man / 1024.0) * 2f64.powi(exp - 15)
+            };
+            let want = if h & 0x8000 != 0 { -mag } else { mag };
+            assert_eq!(f64::from(f16_to_f32(h)), want, "{h:#06x}");
+        }
     }
 
     #[test]
