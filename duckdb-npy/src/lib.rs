@@ -47,9 +47,9 @@ use std::sync::Mutex;
 use duckdb::core::{DataChunkHandle, Inserter, LogicalTypeHandle, LogicalTypeId};
 use duckdb::vtab::{BindInfo, InitInfo, TableFunctionInfo, VTab};
 use duckdb::{duckdb_entrypoint_c_api, Connection};
-use npyguard::{Array, ReadOptions};
+use npyguard::{Array, ArrayData, ReadOptions};
 
-use crate::source::{file_error, Rows, Shape};
+use crate::source::{file_error, Chunk, Rows, Shape};
 use crate::types::{col_no_type, Kind, SqlType};
 use crate::write::{fill, nonzero, Dst, Sel};
 
@@ -108,9 +108,9 @@ struct State {
     next_input: usize,
     /// The open input: its path and rows.
     current: Option<(PathBuf, Rows)>,
-    /// The decoded chunk: its first row in the file, the C-order array, the next row to
-    /// emit (columns, rowlists) or the next element to test (nonzeros).
-    chunk: Option<(usize, Array, usize)>,
+    /// The decoded chunk: its first row in the file, the rows, the next row to emit
+    /// (columns, rowlists) or the next element to test (nonzeros).
+    chunk: Option<(usize, Chunk, usize)>,
 }
 
 fn opts_of(bind: &BindInfo) -> Result<ReadOptions, String> {
@@ -320,8 +320,20 @@ impl Bind {
         }
     }
 
+    /// The value columns a scan must read (`None`: whole rows): projection pushdown for
+    /// the columns layout (a Fortran-order file reads only those columns' bytes) and for
+    /// `count(*)` (no column: no payload byte is read).
+    fn wanted(&self, projection: &[u64]) -> Option<Vec<usize>> {
+        let value = |&c: &u64| (c as usize) < self.shape.cols.max(1);
+        match self.layout {
+            Layout::Columns => Some(projection.iter().filter(|c| value(c)).map(|&c| c as usize).collect()),
+            Layout::RowLists if !projection.contains(&0) => Some(Vec::new()),
+            _ => None,
+        }
+    }
+
     /// Opens input `i`, checking that it still has the bound table shape.
-    fn open(&self, i: usize) -> Result<(PathBuf, Rows), String> {
+    fn open(&self, i: usize, want: Option<Vec<usize>>) -> Result<(PathBuf, Rows), String> {
         match &self.inputs {
             Inputs::Files(files) => {
                 let path = files.get(i).ok_or("internal: no such input")?;
@@ -330,7 +342,7 @@ impl Bind {
                 if !shape.same_table(&self.shape) {
                     return Err(file_error(path, "the file changed its dtype or shape since the query was bound"));
                 }
-                Ok((path.clone(), Rows::file(reader)))
+                Ok((path.clone(), Rows::file(reader, want)))
             }
             Inputs::Npz { path, member } => {
                 let mut archive =
@@ -352,124 +364,150 @@ fn per_element(array: &Array) -> usize {
     }
 }
 
+/// The values of column `col` (C-order index over the trailing axes) for chunk rows
+/// `r0..r0 + n`: the storage, its units per element, and which elements.
+fn column_of(chunk: &Chunk, cols: usize, col: usize, r0: usize, n: usize) -> Result<(&ArrayData, usize, Sel<'static>), String> {
+    match chunk {
+        Chunk::Rows(a) => {
+            let sel = if cols == 1 {
+                Sel::Range { start: r0, len: n }
+            } else {
+                Sel::Strided { start: r0 * cols + col, step: cols, n }
+            };
+            Ok((a.data(), per_element(a), sel))
+        }
+        Chunk::Columns { cols: c, .. } => {
+            let a = c
+                .get(col)
+                .and_then(Option::as_ref)
+                .ok_or("internal: a column that was not read")?;
+            Ok((a.data(), per_element(a), Sel::Range { start: r0, len: n }))
+        }
+    }
+}
+
+fn whole_rows(chunk: &Chunk) -> Result<&Array, String> {
+    match chunk {
+        Chunk::Rows(a) => Ok(a),
+        Chunk::Columns { .. } => Err("internal: whole rows needed".into()),
+    }
+}
+
+fn dst_for<'a>(output: &'a DataChunkHandle, k: usize, kind: Kind) -> Dst<'a> {
+    if matches!(kind, Kind::C64 | Kind::C128) {
+        Dst::Complex(output.struct_vector(k))
+    } else {
+        Dst::Flat(output.flat_vector(k))
+    }
+}
+
+fn write_filename(output: &DataChunkHandle, k: usize, path: &std::path::Path, n: usize) {
+    let v = output.flat_vector(k);
+    let name = path.display().to_string();
+    for row in 0..n {
+        v.insert(row, name.as_str());
+    }
+}
+
+/// Writes up to one vector of rows of the chunk (columns and rowlists); the rows written.
+fn emit_rows(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Chunk, r0: usize, output: &DataChunkHandle) -> Result<usize, String> {
+    let n = chunk.rows().saturating_sub(r0).min(VECTOR);
+    if n == 0 {
+        return Ok(0);
+    }
+    let cols = bind.shape.cols;
+    for (k, &col) in projection.iter().enumerate() {
+        let col = col as usize;
+        let Some((_, t)) = bind.columns.get(col) else {
+            continue; // a row id DuckDB asked for (count(*)): nothing to read
+        };
+        match t {
+            SqlType::Varchar => write_filename(output, k, path, n),
+            SqlType::Array(kind, d) => {
+                let a = whole_rows(chunk)?;
+                let child = output.array_vector(k).child(n * d);
+                let sel = Sel::Range { start: r0 * d, len: n * d };
+                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
+            }
+            SqlType::Scalar(kind) => {
+                let (data, per, sel) = column_of(chunk, cols, col, r0, n)?;
+                fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)?;
+            }
+            _ => return Err("internal: unexpected column type".into()),
+        }
+    }
+    Ok(n)
+}
+
+/// Writes the next non-zeros of the chunk (from element `*pos`, at most one vector);
+/// the rows written (0 once the chunk has no more).
+#[allow(clippy::too_many_arguments)]
+fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Chunk, first_row: usize, pos: &mut usize, output: &DataChunkHandle) -> Result<usize, String> {
+    let a = whole_rows(chunk)?;
+    let cols = bind.shape.cols.max(1);
+    let elements = chunk.rows().saturating_mul(bind.shape.cols);
+    let mut hits = Vec::with_capacity(VECTOR);
+    while *pos < elements && hits.len() < VECTOR {
+        if nonzero(a.data(), *pos) {
+            hits.push(*pos);
+        }
+        *pos += 1;
+    }
+    let n = hits.len();
+    if n == 0 {
+        return Ok(0);
+    }
+    for (k, &col) in projection.iter().enumerate() {
+        match col {
+            0 => {
+                let v: Vec<i64> = hits.iter().map(|&i| (first_row + i / cols) as i64).collect();
+                write::put(&mut output.flat_vector(k), &v)?;
+            }
+            1 => {
+                let mut f = output.flat_vector(k);
+                let c = hits.iter().map(|&i| i % cols);
+                // The column count was bounded by the type (col_no_type): the casts fit.
+                match bind.columns.get(1).map(|c| &c.1) {
+                    Some(SqlType::Smallint) => write::put(&mut f, &c.map(|x| x as i16).collect::<Vec<_>>())?,
+                    Some(SqlType::Integer) => write::put(&mut f, &c.map(|x| x as i32).collect::<Vec<_>>())?,
+                    _ => write::put(&mut f, &c.map(|x| x as i64).collect::<Vec<_>>())?,
+                }
+            }
+            2 => {
+                let kind = bind.shape.kind;
+                fill(&mut dst_for(output, k, kind), kind, a.data(), per_element(a), Sel::List(&hits))?;
+            }
+            3 => write_filename(output, k, path, n),
+            _ => {}
+        }
+    }
+    Ok(n)
+}
+
 /// Fills `output` with the next rows; an empty chunk at the end.
 fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<(), String> {
     loop {
         // A chunk with rows (or elements) left?
-        if let Some((start, array, pos)) = &mut state.chunk {
-            let (path, _) = state.current.as_ref().ok_or("internal: a chunk without an input")?;
-            let rows = array.shape().first().copied().unwrap_or(1);
-            let cols = bind.shape.cols;
-            let per = per_element(array);
-            let first_row = *start;
-            match bind.layout {
+        if let (Some((start, chunk, pos)), Some((path, _))) = (&mut state.chunk, &state.current) {
+            let n = match bind.layout {
                 Layout::Columns | Layout::RowLists => {
-                    if *pos < rows {
-                        let n = (rows - *pos).min(VECTOR);
-                        let r0 = *pos;
-                        for (k, &col) in state.projection.iter().enumerate() {
-                            let col = col as usize;
-                            let Some((_, t)) = bind.columns.get(col) else {
-                                continue; // a row id DuckDB asked for (count(*)): not read
-                            };
-                            match t {
-                                SqlType::Varchar => {
-                                    let v = output.flat_vector(k);
-                                    let name = path.display().to_string();
-                                    for row in 0..n {
-                                        v.insert(row, name.as_str());
-                                    }
-                                }
-                                SqlType::Array(kind, d) => {
-                                    let child = output.array_vector(k).child(n * d);
-                                    let sel = Sel::Range { start: r0 * d, len: n * d };
-                                    fill(&mut Dst::Flat(child), *kind, array.data(), per, sel)?;
-                                }
-                                SqlType::Scalar(kind) => {
-                                    let sel = if cols == 1 {
-                                        Sel::Range { start: r0, len: n }
-                                    } else {
-                                        Sel::Strided { start: r0 * cols + col, step: cols, n }
-                                    };
-                                    let mut dst = if matches!(kind, Kind::C64 | Kind::C128) {
-                                        Dst::Complex(output.struct_vector(k))
-                                    } else {
-                                        Dst::Flat(output.flat_vector(k))
-                                    };
-                                    fill(&mut dst, *kind, array.data(), per, sel)?;
-                                }
-                                _ => return Err("internal: unexpected column type".into()),
-                            }
-                        }
-                        *pos += n;
-                        output.set_len(n);
-                        return Ok(());
-                    }
+                    let n = emit_rows(bind, &state.projection, path, chunk, *pos, output)?;
+                    *pos += n;
+                    n
                 }
-                Layout::NonZeros => {
-                    let elements = rows.saturating_mul(cols);
-                    let mut hits = Vec::with_capacity(VECTOR);
-                    while *pos < elements && hits.len() < VECTOR {
-                        if nonzero(array.data(), *pos) {
-                            hits.push(*pos);
-                        }
-                        *pos += 1;
-                    }
-                    if !hits.is_empty() {
-                        let n = hits.len();
-                        for (k, &col) in state.projection.iter().enumerate() {
-                            match col {
-                                0 => {
-                                    let v: Vec<i64> = hits
-                                        .iter()
-                                        .map(|&i| (first_row + i / cols) as i64)
-                                        .collect();
-                                    write::put(&mut output.flat_vector(k), &v)?;
-                                }
-                                1 => {
-                                    let mut f = output.flat_vector(k);
-                                    let c = hits.iter().map(|&i| i % cols);
-                                    match bind.columns.get(1).map(|c| &c.1) {
-                                        Some(SqlType::Smallint) => {
-                                            write::put(&mut f, &c.map(|x| x as i16).collect::<Vec<_>>())?
-                                        }
-                                        Some(SqlType::Integer) => {
-                                            write::put(&mut f, &c.map(|x| x as i32).collect::<Vec<_>>())?
-                                        }
-                                        _ => write::put(&mut f, &c.map(|x| x as i64).collect::<Vec<_>>())?,
-                                    }
-                                }
-                                2 => {
-                                    let kind = bind.shape.kind;
-                                    let mut dst = if matches!(kind, Kind::C64 | Kind::C128) {
-                                        Dst::Complex(output.struct_vector(k))
-                                    } else {
-                                        Dst::Flat(output.flat_vector(k))
-                                    };
-                                    fill(&mut dst, kind, array.data(), per, Sel::List(&hits))?;
-                                }
-                                3 => {
-                                    let v = output.flat_vector(k);
-                                    let name = path.display().to_string();
-                                    for row in 0..n {
-                                        v.insert(row, name.as_str());
-                                    }
-                                }
-                                _ => {}
-                            }
-                        }
-                        output.set_len(n);
-                        return Ok(());
-                    }
-                }
+                Layout::NonZeros => emit_nonzeros(bind, &state.projection, path, chunk, *start, pos, output)?,
+            };
+            if n > 0 {
+                output.set_len(n);
+                return Ok(());
             }
             state.chunk = None;
         }
         // The next chunk of the open input, or the next input.
         if let Some((path, rows)) = &mut state.current {
             match rows.next_chunk().map_err(|e| file_error(path, e))? {
-                Some((start, array)) => {
-                    state.chunk = Some((start, array, 0));
+                Some((start, chunk)) => {
+                    state.chunk = Some((start, chunk, 0));
                     continue;
                 }
                 None => state.current = None,
@@ -479,7 +517,8 @@ fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<
             output.set_len(0);
             return Ok(());
         }
-        state.current = Some(bind.open(state.next_input)?);
+        let want = bind.wanted(&state.projection);
+        state.current = Some(bind.open(state.next_input, want)?);
         state.next_input += 1;
     }
 }

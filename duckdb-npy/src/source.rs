@@ -89,9 +89,33 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<RowReader<File>, String> 
     RowReader::open(path, opts).map_err(|e| file_error(path, e))
 }
 
-/// A source of row chunks in C order.
+/// A decoded chunk of consecutive rows.
+pub enum Chunk {
+    /// Whole rows in C order: an array of shape `(k, ...)` (a 0-d array as is).
+    Rows(Array),
+    /// Some columns of `rows` rows, each a 1-D array (`None`: a column not asked for).
+    Columns {
+        /// Rows in the chunk.
+        rows: usize,
+        /// Column `j`'s values, when asked for.
+        cols: Vec<Option<Array>>,
+    },
+}
+
+impl Chunk {
+    /// Rows in the chunk.
+    pub fn rows(&self) -> usize {
+        match self {
+            Chunk::Rows(a) => a.shape().first().copied().unwrap_or(1),
+            Chunk::Columns { rows, .. } => *rows,
+        }
+    }
+}
+
+/// A source of row chunks.
 pub enum Rows {
-    /// A `.npy` file read by row ranges.
+    /// A `.npy` file read by whole rows (C order; Fortran order gathered by npyguard's
+    /// [`RowReader`] and reindexed one chunk at a time).
     File {
         /// The reader.
         reader: RowReader<File>,
@@ -100,25 +124,63 @@ pub enum Rows {
         /// Rows per chunk.
         step: usize,
     },
+    /// A Fortran-order `.npy` file of which only some columns are asked for: each chunk
+    /// reads, for each of those columns, its one contiguous run of rows (projection
+    /// pushdown: the other columns' bytes are not read).
+    FortranColumns {
+        /// The file (validated by [`RowReader::open`]: header, limits, length).
+        file: File,
+        /// Its header.
+        header: Header,
+        /// The columns asked for (C-order index over the trailing axes).
+        want: Vec<usize>,
+        /// The next row to read.
+        next: usize,
+        /// Rows per chunk.
+        step: usize,
+    },
+    /// A file of which no column is asked for (`count(*)`): rows without reading.
+    Count {
+        /// The header (validated, length checked).
+        header: Header,
+        /// The next row.
+        next: usize,
+    },
     /// A whole array (an `.npz` member), handed out once.
     Whole(Option<Array>),
 }
 
 impl Rows {
-    /// Row chunks of `reader`, about [`CHUNK_BYTES`] each.
-    pub fn file(reader: RowReader<File>) -> Rows {
-        let h = reader.header();
-        let row_bytes = h
-            .shape()
-            .iter()
-            .skip(1)
-            .fold(h.dtype().itemsize(), |a, &d| a.saturating_mul(d))
-            .max(1);
-        let step = (CHUNK_BYTES / row_bytes).max(1);
-        Rows::File {
-            reader,
-            next: 0,
-            step,
+    /// Row chunks of `reader`, about [`CHUNK_BYTES`] each. `want`: the only columns a
+    /// query needs (`None`: whole rows).
+    pub fn file(reader: RowReader<File>, want: Option<Vec<usize>>) -> Rows {
+        let h = reader.header().clone();
+        let itemsize = h.dtype().itemsize();
+        match want {
+            Some(w) if w.is_empty() => Rows::Count { header: h, next: 0 },
+            Some(w) if h.fortran_order() && h.shape().len() > 1 && h.payload_len() > 0 => {
+                let row_bytes = itemsize.saturating_mul(w.len()).max(1);
+                Rows::FortranColumns {
+                    file: reader.into_inner(),
+                    header: h,
+                    want: w,
+                    next: 0,
+                    step: (CHUNK_BYTES / row_bytes).max(1),
+                }
+            }
+            _ => {
+                let row_bytes = h
+                    .shape()
+                    .iter()
+                    .skip(1)
+                    .fold(itemsize, |a, &d| a.saturating_mul(d))
+                    .max(1);
+                Rows::File {
+                    reader,
+                    next: 0,
+                    step: (CHUNK_BYTES / row_bytes).max(1),
+                }
+            }
         }
     }
 
@@ -126,33 +188,135 @@ impl Rows {
     pub fn header(&self) -> Option<&Header> {
         match self {
             Rows::File { reader, .. } => Some(reader.header()),
+            Rows::FortranColumns { header, .. } | Rows::Count { header, .. } => Some(header),
             Rows::Whole(a) => a.as_ref().map(|a| a.header()),
         }
     }
 
-    /// The next chunk (C order, shape `(k, ...)`; a 0-d array as is), `None` at the end.
-    pub fn next_chunk(&mut self) -> Result<Option<(usize, Array)>, npyguard::Error> {
+    /// The next chunk and its first row, `None` at the end.
+    pub fn next_chunk(&mut self) -> Result<Option<(usize, Chunk)>, String> {
         match self {
             Rows::File { reader, next, step } => {
                 let total = reader.num_rows();
-                let empty_payload = reader.header().payload_len() == 0;
                 if *next >= total {
                     return Ok(None);
                 }
                 // An empty payload (shape (2**40, 0)): rows without bytes, one chunk.
-                let end = if empty_payload {
+                let end = if reader.header().payload_len() == 0 {
                     total
                 } else {
                     next.saturating_add(*step).min(total)
                 };
                 let start = *next;
-                let chunk = reader.read_rows(start..end)?;
+                let chunk = reader.read_rows(start..end).map_err(|e| e.to_string())?;
                 *next = end;
-                Ok(Some((start, c_order(chunk))))
+                Ok(Some((start, Chunk::Rows(c_order(chunk)))))
             }
-            Rows::Whole(a) => Ok(a.take().map(|a| (0, c_order(a)))),
+            Rows::Count { header, next } => {
+                let total = header.shape().first().copied().unwrap_or(1);
+                if *next >= total {
+                    return Ok(None);
+                }
+                let start = *next;
+                // Rows a DuckDB vector can take; nothing is read.
+                let end = next.saturating_add(crate::VECTOR).min(total);
+                *next = end;
+                Ok(Some((
+                    start,
+                    Chunk::Columns {
+                        rows: end - start,
+                        cols: Vec::new(),
+                    },
+                )))
+            }
+            Rows::FortranColumns {
+                file,
+                header,
+                want,
+                next,
+                step,
+            } => {
+                let total = header.shape().first().copied().unwrap_or(1);
+                if *next >= total {
+                    return Ok(None);
+                }
+                let start = *next;
+                let end = next.saturating_add(*step).min(total);
+                let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
+                let cols = trailing.iter().product::<usize>();
+                let mut out: Vec<Option<Array>> = (0..cols).map(|_| None).collect();
+                for &j in want.iter() {
+                    let run = fortran_run(file, header, &trailing, j, start..end)?;
+                    if let Some(slot) = out.get_mut(j) {
+                        *slot = Some(run);
+                    }
+                }
+                *next = end;
+                Ok(Some((
+                    start,
+                    Chunk::Columns {
+                        rows: end - start,
+                        cols: out,
+                    },
+                )))
+            }
+            Rows::Whole(a) => Ok(a.take().map(|a| (0, Chunk::Rows(c_order(a))))),
         }
     }
+}
+
+/// Rows `rows` of column `j` (C-order index over the trailing axes) of a Fortran-order
+/// file: one contiguous run of the payload, read and decoded by npyguard's
+/// [`PayloadDecoder`](npyguard::PayloadDecoder); an error carries the file's byte offset.
+fn fortran_run(
+    file: &mut File,
+    header: &Header,
+    trailing: &[usize],
+    j: usize,
+    rows: std::ops::Range<usize>,
+) -> Result<Array, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let total = header.shape().first().copied().unwrap_or(1);
+    // The column's position in Fortran order: its trailing index (i1, i2, …) taken from
+    // the C-order index j, then i1 + d1 * (i2 + d2 * (…)).
+    let mut rest = j;
+    let mut index = vec![0usize; trailing.len()];
+    for (slot, &d) in index.iter_mut().zip(trailing).rev() {
+        *slot = rest % d.max(1);
+        rest /= d.max(1);
+    }
+    let f = index
+        .iter()
+        .zip(trailing)
+        .rev()
+        .fold(0usize, |acc, (&i, &d)| acc.saturating_mul(d).saturating_add(i));
+    let size = header.dtype().itemsize();
+    let first = f.saturating_mul(total).saturating_add(rows.start);
+    let at = header
+        .payload_offset()
+        .saturating_add((first as u64).saturating_mul(size as u64));
+    let len = rows.len().saturating_mul(size);
+    let mut buf = vec![0u8; len];
+    file.seek(SeekFrom::Start(at))
+        .and_then(|_| file.read_exact(&mut buf))
+        .map_err(|e| format!("io at byte {at}: expected {len} payload bytes: {e}"))?;
+    let sub = Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
+    let mut dec = npyguard::PayloadDecoder::new(sub);
+    let placed = |e: npyguard::Error| {
+        // The decoder counts from the run's first byte: report the file's offset.
+        let found = e.found_text().map(|f| format!(", found {f}")).unwrap_or_default();
+        match e.offset() {
+            Some(rel) => format!(
+                "{} at byte {}: expected {}{found}",
+                e.kind(),
+                at.saturating_add(rel),
+                e.expected()
+            ),
+            None => e.to_string(),
+        }
+    };
+    dec.feed(&buf).map_err(placed)?;
+    dec.finish().map_err(placed)
 }
 
 /// The chunk in C order (a Fortran-order chunk is reindexed: one chunk's copy).

@@ -456,6 +456,22 @@ def hostile_checks(con, tmp):
                 pass
             check(con.execute("SELECT 42").fetchall() == [(42,)], f"{path.name}: the connection still answers")
             n += 1
+    # An invalid code point in a Fortran-order U file: the same byte offset whether the
+    # scan reads whole rows or only that column (projection pushdown).
+    u = np.asfortranarray(np.array([["ab", "c", "d"]] * 4, dtype="<U2"))
+    path = hostile / "bad_text_F.npy"
+    np.save(path, u)
+    data = bytearray(path.read_bytes())
+    start = len(data) - u.nbytes
+    at = start + (2 * 4 + 1) * 8  # element (1, 2): Fortran index 9, 8 bytes each
+    data[at:at + 4] = (0x110000).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    for sql in (f"SELECT * FROM read_npy({lit(path)})", f"SELECT c3 FROM read_npy({lit(path)})"):
+        msg = expect_error(con, sql, "invalid code point", path, offset=True)
+        check(msg is not None and f" at byte {at}:" in msg, f"the code point's offset {at}: {msg}")
+    check(con.execute(f"SELECT c1, c2 FROM read_npy({lit(path)})").fetchall() == [("ab", "c")] * 4,
+          "the other columns of that file are read (their bytes are valid)")
+    n += 3
     check(n > 100, f"hostile inputs: {n}")
     print(f"hostile: {n} inputs, each an error (or a value) on one connection that kept working")
 
