@@ -8,7 +8,7 @@ Writes into DIR, with NumPy's `open_memmap` (the generator never holds an array)
 float arrays of GiB each, values from a fixed seed:
 
 - `vec_f8.npy`: 1-D float64 (GiB * 2**27 elements): one column, every byte is c1;
-- `emb_C.npy` and `emb_F.npy`: float32 of shape (GiB * 2**26, 8), C and Fortran order;
+- `emb_C.npy` and `emb_F.npy`: float32 of shape (GiB * 2**25, 8), C and Fortran order;
 
 converts each with the release CLI, `npyguard convert X.npy -o X.parquet --to parquet`
 (the intermediate file this extension replaces), and then times, in a fresh Python
@@ -17,7 +17,7 @@ process per run (connect, LOAD, one query; the extension is loaded for both side
     SELECT sum(c1) FROM read_npy('X.npy')       vs      SELECT sum(c1) FROM 'X.parquet'
 
 with DuckDB's default settings (all cores), runs interleaved (npy, parquet, npy, …), best
-and spread (max - min) of --runs, and the peak RSS of the process (`ru_maxrss`; Python and
+and spread (max - min) of --runs, and the peak RSS of the process (`VmHWM`; Python and
 DuckDB included; a bare `SELECT 42` process is shown for the baseline). Both answers must
 equal NumPy's sum of the same column (float64 accumulation, compared with a relative
 tolerance of 1e-9 because summation order differs); exits 1 otherwise.
@@ -38,15 +38,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, resource, sys, time, duckdb
+import json, sys, time, duckdb
 ext, query = sys.argv[1], sys.argv[2]
 con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
 con.execute(f"LOAD '{ext}'")
 t = time.perf_counter()
 value = con.execute(query).fetchall()[0][0]
 secs = time.perf_counter() - t
-print(json.dumps({"secs": secs, "value": value,
-                  "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+# VmHWM: this process image's peak RSS (ru_maxrss would carry the parent's over fork+exec).
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"secs": secs, "value": value, "rss_mib": hwm / 1024}))
 """
 
 
@@ -90,7 +91,7 @@ def section(gib, runs, rows, base_rss):
         "duckdb at the pinned version with the extension from `duckdb-npy/build.sh`, DuckDB's",
         "default settings (all cores). Each run is a fresh Python process (connect, `LOAD`, the",
         f"query); runs interleaved, best and spread (max − min) of {runs}; files in the page cache",
-        "after the first run. Peak RSS is the whole process's `ru_maxrss` (Python and DuckDB",
+        "after the first run. Peak RSS is the whole process's `VmHWM` (Python and DuckDB",
         f"included: a bare `SELECT 42` process peaks at {base_rss:.0f} MiB). Both answers equal",
         "NumPy's float64 sum of the column (relative tolerance 1e-9). By `benches/duckdb_bench.py`.",
         "",
@@ -126,8 +127,8 @@ def main():
     g = args.gib
     files = [
         ("vec_f8", (g << 27,), "<f8", False, f"float64 ({g}·2²⁷,)"),
-        ("emb_C", (g << 26, 8), "<f4", False, f"float32 ({g}·2²⁶, 8) C order"),
-        ("emb_F", (g << 26, 8), "<f4", True, f"float32 ({g}·2²⁶, 8) Fortran order"),
+        ("emb_C", (g << 25, 8), "<f4", False, f"float32 ({g}·2²⁵, 8) C order"),
+        ("emb_F", (g << 25, 8), "<f4", True, f"float32 ({g}·2²⁵, 8) Fortran order"),
     ]
     base_rss = min(run(ext, "SELECT 42")["rss_mib"] for _ in range(3))
     rows, bad = [], False

@@ -42,7 +42,7 @@ pub mod write;
 
 use std::error::Error;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use duckdb::core::{DataChunkHandle, Inserter, LogicalTypeHandle, LogicalTypeId};
 use duckdb::vtab::{BindInfo, InitInfo, TableFunctionInfo, VTab};
@@ -96,20 +96,36 @@ pub struct Bind {
     layout: Layout,
     shape: Shape,
     columns: Vec<(String, SqlType)>,
+    /// Rows of each input (checked again when it is opened to be read).
+    rows: Vec<usize>,
+    /// Rows per unit of work.
+    unit_rows: usize,
 }
 
-/// The state of one scan (DuckDB calls `func` from one thread at a time: max threads 1).
-pub struct Scan(Mutex<State>);
+/// Payload bytes per unit of work: a scan hands rows out in units of about this size,
+/// each read by one DuckDB thread at a time in chunks of [`source::CHUNK_BYTES`].
+pub const UNIT_BYTES: usize = 8 << 20;
 
-struct State {
+/// The state of one scan, shared by DuckDB's threads: units not handed out yet, and
+/// workers between two vectors. Memory: one chunk per worker (DuckDB's threads).
+pub struct Scan {
     /// Bind column of each output column (projection pushdown).
     projection: Vec<u64>,
-    /// The next input to open.
-    next_input: usize,
-    /// The open input: its path and rows.
-    current: Option<(PathBuf, Rows)>,
-    /// The decoded chunk: its first row in the file, the rows, the next row to emit
-    /// (columns, rowlists) or the next element to test (nonzeros).
+    /// The value columns to read (`None`: whole rows), from the projection and the bind
+    /// data (which `init` cannot see without `unsafe`): set by the first call.
+    want: OnceLock<Option<Vec<usize>>>,
+    /// The next unit: an input and its next row.
+    units: Mutex<(usize, usize)>,
+    /// Workers with rows left in their unit.
+    idle: Mutex<Vec<Worker>>,
+}
+
+/// One unit of rows being read: its input's path, the rows, and the decoded chunk (its
+/// first row in the file, the rows, the next row to emit (columns, rowlists) or the
+/// next element to test (nonzeros)).
+struct Worker {
+    path: PathBuf,
+    rows: Rows,
     chunk: Option<(usize, Chunk, usize)>,
 }
 
@@ -244,6 +260,8 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
     let mut rows_total: u64 = 0;
+    let mut rows = Vec::new();
+    let mut first_row_bytes: Option<usize> = None;
     let first_path = match &inputs {
         Inputs::Files(files) => files.first().cloned().unwrap_or_default(),
         Inputs::Npz { path, .. } => path.clone(),
@@ -255,6 +273,10 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
                 let reader = source::open(path, &opts)?;
                 let shape = Shape::of(reader.header()).map_err(|e| file_error(path, e))?;
                 rows_total = rows_total.saturating_add(reader.num_rows() as u64);
+                rows.push(reader.num_rows());
+                if first_row_bytes.is_none() {
+                    first_row_bytes = Some(source::row_bytes(reader.header()));
+                }
                 match &first {
                     None => first = Some((path.clone(), shape)),
                     Some((p0, s0)) if !s0.same_table(&shape) => {
@@ -281,7 +303,10 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
             let header = archive
                 .header(member)
                 .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
-            rows_total = header.shape().first().copied().unwrap_or(1) as u64;
+            rows.push(header.shape().first().copied().unwrap_or(1));
+            rows_total = rows.iter().sum::<usize>() as u64;
+            let row_bytes = source::row_bytes(&header);
+            first_row_bytes = Some(row_bytes);
             Shape::of(&header).map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
         }
     };
@@ -292,34 +317,37 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
     if layout != Layout::NonZeros {
         bind.set_cardinality(rows_total, true);
     }
+    let unit_rows = match inputs {
+        // An npz member is decoded whole: one unit.
+        Inputs::Npz { .. } => rows.iter().copied().max().unwrap_or(1).max(1),
+        Inputs::Files(_) => (UNIT_BYTES / first_row_bytes.unwrap_or(1).max(1)).max(1),
+    };
     Ok(Bind {
         inputs,
         opts,
         layout,
         shape,
-
         columns,
+        rows,
+        unit_rows,
     })
 }
 
+/// Threads a scan may use: DuckDB takes the smaller of this and its own thread count; a
+/// thread that finds no unit left ends at once.
+const MAX_THREADS: u64 = 64;
+
 fn init_scan(init: &InitInfo) -> Scan {
-    init.set_max_threads(1);
-    Scan(Mutex::new(State {
+    init.set_max_threads(MAX_THREADS);
+    Scan {
         projection: init.get_column_indices(),
-        next_input: 0,
-        current: None,
-        chunk: None,
-    }))
+        want: OnceLock::new(),
+        units: Mutex::new((0, 0)),
+        idle: Mutex::new(Vec::new()),
+    }
 }
 
 impl Bind {
-    fn input_count(&self) -> usize {
-        match &self.inputs {
-            Inputs::Files(f) => f.len(),
-            Inputs::Npz { .. } => 1,
-        }
-    }
-
     /// The value columns a scan must read (`None`: whole rows): projection pushdown for
     /// the columns layout (a Fortran-order file reads only those columns' bytes) and for
     /// `count(*)` (no column: no payload byte is read).
@@ -332,17 +360,31 @@ impl Bind {
         }
     }
 
-    /// Opens input `i`, checking that it still has the bound table shape.
-    fn open(&self, i: usize, want: Option<Vec<usize>>) -> Result<(PathBuf, Rows), String> {
-        match &self.inputs {
+    /// The next unit of work (input, rows), `None` when every row was handed out.
+    fn next_unit(&self, at: &mut (usize, usize)) -> Option<(usize, std::ops::Range<usize>)> {
+        loop {
+            let (input, next) = *at;
+            let total = *self.rows.get(input)?;
+            if next < total {
+                let end = next.saturating_add(self.unit_rows).min(total);
+                *at = (input, end);
+                return Some((input, next..end));
+            }
+            *at = (input + 1, 0);
+        }
+    }
+
+    /// Opens input `i` for rows `range`, checking that it still has the bound table.
+    fn open(&self, i: usize, want: Option<Vec<usize>>, range: std::ops::Range<usize>) -> Result<Worker, String> {
+        let (path, rows) = match &self.inputs {
             Inputs::Files(files) => {
                 let path = files.get(i).ok_or("internal: no such input")?;
                 let reader = source::open(path, &self.opts)?;
                 let shape = Shape::of(reader.header()).map_err(|e| file_error(path, e))?;
-                if !shape.same_table(&self.shape) {
+                if !shape.same_table(&self.shape) || Some(&reader.num_rows()) != self.rows.get(i) {
                     return Err(file_error(path, "the file changed its dtype or shape since the query was bound"));
                 }
-                Ok((path.clone(), Rows::file(reader, want)))
+                (path.clone(), Rows::file(reader, want, range))
             }
             Inputs::Npz { path, member } => {
                 let mut archive =
@@ -350,9 +392,14 @@ impl Bind {
                 let array = archive
                     .array(member)
                     .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
-                Ok((path.clone(), Rows::Whole(Some(array))))
+                (path.clone(), Rows::Whole(Some(array)))
             }
-        }
+        };
+        Ok(Worker {
+            path,
+            rows,
+            chunk: None,
+        })
     }
 }
 
@@ -484,42 +531,63 @@ fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk:
     Ok(n)
 }
 
-/// Fills `output` with the next rows; an empty chunk at the end.
-fn scan(bind: &Bind, state: &mut State, output: &mut DataChunkHandle) -> Result<(), String> {
+impl Worker {
+    /// Writes the worker's next rows (at most one vector); 0 when its unit is done.
+    fn emit(&mut self, bind: &Bind, projection: &[u64], output: &DataChunkHandle) -> Result<usize, String> {
+        loop {
+            if let Some((start, chunk, pos)) = &mut self.chunk {
+                let n = match bind.layout {
+                    Layout::Columns | Layout::RowLists => {
+                        let n = emit_rows(bind, projection, &self.path, chunk, *pos, output)?;
+                        *pos += n;
+                        n
+                    }
+                    Layout::NonZeros => {
+                        emit_nonzeros(bind, projection, &self.path, chunk, *start, pos, output)?
+                    }
+                };
+                if n > 0 {
+                    return Ok(n);
+                }
+                self.chunk = None;
+            }
+            match self.rows.next_chunk().map_err(|e| file_error(&self.path, e))? {
+                Some((start, chunk)) => self.chunk = Some((start, chunk, 0)),
+                None => return Ok(0),
+            }
+        }
+    }
+}
+
+const POISONED: &str = "a thread of this scan failed";
+
+/// Fills `output` with the next rows (of a unit some thread left between two vectors, or
+/// of a new unit); an empty chunk when this thread finds nothing left.
+fn scan(bind: &Bind, scan: &Scan, output: &mut DataChunkHandle) -> Result<(), String> {
     loop {
-        // A chunk with rows (or elements) left?
-        if let (Some((start, chunk, pos)), Some((path, _))) = (&mut state.chunk, &state.current) {
-            let n = match bind.layout {
-                Layout::Columns | Layout::RowLists => {
-                    let n = emit_rows(bind, &state.projection, path, chunk, *pos, output)?;
-                    *pos += n;
-                    n
+        let idle = scan.idle.lock().map_err(|_| POISONED)?.pop();
+        let mut worker = match idle {
+            Some(w) => w,
+            None => {
+                let unit = bind.next_unit(&mut *scan.units.lock().map_err(|_| POISONED)?);
+                match unit {
+                    Some((input, range)) => {
+                        let want = scan.want.get_or_init(|| bind.wanted(&scan.projection));
+                        bind.open(input, want.clone(), range)?
+                    }
+                    None => {
+                        output.set_len(0);
+                        return Ok(());
+                    }
                 }
-                Layout::NonZeros => emit_nonzeros(bind, &state.projection, path, chunk, *start, pos, output)?,
-            };
-            if n > 0 {
-                output.set_len(n);
-                return Ok(());
             }
-            state.chunk = None;
-        }
-        // The next chunk of the open input, or the next input.
-        if let Some((path, rows)) = &mut state.current {
-            match rows.next_chunk().map_err(|e| file_error(path, e))? {
-                Some((start, chunk)) => {
-                    state.chunk = Some((start, chunk, 0));
-                    continue;
-                }
-                None => state.current = None,
-            }
-        }
-        if state.next_input >= bind.input_count() {
-            output.set_len(0);
+        };
+        let n = worker.emit(bind, &scan.projection, output)?;
+        if n > 0 {
+            scan.idle.lock().map_err(|_| POISONED)?.push(worker);
+            output.set_len(n);
             return Ok(());
         }
-        let want = bind.wanted(&state.projection);
-        state.current = Some(bind.open(state.next_input, want)?);
-        state.next_input += 1;
     }
 }
 
@@ -533,13 +601,7 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
 }
 
 fn run(func: &TableFunctionInfo<impl VTab<BindData = Bind, InitData = Scan>>, output: &mut DataChunkHandle) -> Res<()> {
-    let bind = func.get_bind_data();
-    let mut state = func
-        .get_init_data()
-        .0
-        .lock()
-        .map_err(|_| "read_npy: the scan failed earlier")?;
-    scan(bind, &mut state, output).map_err(|e| e.into())
+    scan(func.get_bind_data(), func.get_init_data(), output).map_err(|e| e.into())
 }
 
 /// `read_npy(path_or_glob, …)`.

@@ -2,6 +2,7 @@
 //! or one `.npz` member. Everything here is safe Rust over npyguard's API.
 
 use std::fs::File;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use npyguard::{Array, Header, ReadOptions, RowReader};
@@ -71,6 +72,11 @@ impl Shape {
         header
             .check_backed(cols as u64, "columns")
             .map_err(|e| e.to_string())?;
+        // Likewise rows: a zero-size element (`V0`) can claim 2**60 rows without bytes.
+        let rows = header.shape().first().copied().unwrap_or(1);
+        header
+            .check_backed(rows as u64, "rows")
+            .map_err(|e| e.to_string())?;
         Ok(Shape {
             kind,
             trailing,
@@ -121,6 +127,8 @@ pub enum Rows {
         reader: RowReader<File>,
         /// The next row to read.
         next: usize,
+        /// The row after the last one to read.
+        end: usize,
         /// Rows per chunk.
         step: usize,
     },
@@ -136,6 +144,8 @@ pub enum Rows {
         want: Vec<usize>,
         /// The next row to read.
         next: usize,
+        /// The row after the last one to read.
+        end: usize,
         /// Rows per chunk.
         step: usize,
     },
@@ -145,42 +155,39 @@ pub enum Rows {
         header: Header,
         /// The next row.
         next: usize,
+        /// The row after the last one.
+        end: usize,
     },
     /// A whole array (an `.npz` member), handed out once.
     Whole(Option<Array>),
 }
 
 impl Rows {
-    /// Row chunks of `reader`, about [`CHUNK_BYTES`] each. `want`: the only columns a
-    /// query needs (`None`: whole rows).
-    pub fn file(reader: RowReader<File>, want: Option<Vec<usize>>) -> Rows {
+    /// Row chunks of rows `range` of `reader`, about [`CHUNK_BYTES`] each. `want`: the
+    /// only columns a query needs (`None`: whole rows).
+    pub fn file(reader: RowReader<File>, want: Option<Vec<usize>>, range: Range<usize>) -> Rows {
         let h = reader.header().clone();
         let itemsize = h.dtype().itemsize();
+        let (next, end) = (range.start, range.end.min(reader.num_rows()));
         match want {
-            Some(w) if w.is_empty() => Rows::Count { header: h, next: 0 },
+            Some(w) if w.is_empty() => Rows::Count { header: h, next, end },
             Some(w) if h.fortran_order() && h.shape().len() > 1 && h.payload_len() > 0 => {
                 let row_bytes = itemsize.saturating_mul(w.len()).max(1);
                 Rows::FortranColumns {
                     file: reader.into_inner(),
                     header: h,
                     want: w,
-                    next: 0,
+                    next,
+                    end,
                     step: (CHUNK_BYTES / row_bytes).max(1),
                 }
             }
-            _ => {
-                let row_bytes = h
-                    .shape()
-                    .iter()
-                    .skip(1)
-                    .fold(itemsize, |a, &d| a.saturating_mul(d))
-                    .max(1);
-                Rows::File {
-                    reader,
-                    next: 0,
-                    step: (CHUNK_BYTES / row_bytes).max(1),
-                }
-            }
+            _ => Rows::File {
+                reader,
+                next,
+                end,
+                step: (CHUNK_BYTES / row_bytes(&h)).max(1),
+            },
         }
     }
 
@@ -196,8 +203,13 @@ impl Rows {
     /// The next chunk and its first row, `None` at the end.
     pub fn next_chunk(&mut self) -> Result<Option<(usize, Chunk)>, String> {
         match self {
-            Rows::File { reader, next, step } => {
-                let total = reader.num_rows();
+            Rows::File {
+                reader,
+                next,
+                end: total,
+                step,
+            } => {
+                let total = *total;
                 if *next >= total {
                     return Ok(None);
                 }
@@ -212,8 +224,10 @@ impl Rows {
                 *next = end;
                 Ok(Some((start, Chunk::Rows(c_order(chunk)))))
             }
-            Rows::Count { header, next } => {
-                let total = header.shape().first().copied().unwrap_or(1);
+            Rows::Count {
+                next, end: total, ..
+            } => {
+                let total = *total;
                 if *next >= total {
                     return Ok(None);
                 }
@@ -234,9 +248,10 @@ impl Rows {
                 header,
                 want,
                 next,
+                end: total,
                 step,
             } => {
-                let total = header.shape().first().copied().unwrap_or(1);
+                let total = *total;
                 if *next >= total {
                     return Ok(None);
                 }
@@ -317,6 +332,15 @@ fn fortran_run(
     };
     dec.feed(&buf).map_err(placed)?;
     dec.finish().map_err(placed)
+}
+
+/// Payload bytes per row of `h` (at least 1).
+pub fn row_bytes(h: &Header) -> usize {
+    h.shape()
+        .iter()
+        .skip(1)
+        .fold(h.dtype().itemsize(), |a, &d| a.saturating_mul(d))
+        .max(1)
 }
 
 /// The chunk in C order (a Fortran-order chunk is reindexed: one chunk's copy).

@@ -295,7 +295,23 @@ def scan_checks(con, tmp):
     check(all(np.array_equal(got[f"c{j + 1}"], f[:, j]) for j in range(3)), "70000 x 3 Fortran int16")
     got = con.execute(f"SELECT c3 FROM read_npy({lit(tmp / 'fortran.npy')})").fetchnumpy()
     check(np.array_equal(got["c3"], f[:, 2]), "70000 x 3 Fortran int16: c3 alone")
-    print("scans: globs, filename, projection, options checked")
+    # Several units of work (8 MiB each) on 4 threads: the rows still come in file order
+    # (DuckDB runs an order-preserving sink single-threaded) and the aggregates agree.
+    big = rng.standard_normal(3_000_001)
+    np.save(tmp / "units.npy", big)
+    np.save(tmp / "units_F.npy", np.asfortranarray(big[:3_000_000].reshape(1_000_000, 3)))
+    con.execute("SET threads = 4")
+    got = con.execute(f"SELECT c1 FROM read_npy({lit(tmp / 'units.npy')})").fetchnumpy()["c1"]
+    check(np.array_equal(np.asarray(got).view(np.uint64), big.view(np.uint64)), "3 units: rows in file order")
+    s = con.execute(f"SELECT sum(c1), count(*), min(c1), max(c1) FROM read_npy({lit(tmp / 'units.npy')})").fetchall()[0]
+    check(abs(s[0] - big.sum()) < 1e-6 and s[1:] == (len(big), big.min(), big.max()), f"3 units: aggregates {s}")
+    f = big[:3_000_000].reshape(1_000_000, 3)
+    got = con.execute(f"SELECT c2, c3 FROM read_npy({lit(tmp / 'units_F.npy')}) LIMIT 10 OFFSET 999990").fetchall()
+    check(got == [tuple(r) for r in f[999990:, 1:].tolist()], "Fortran units: the last rows")
+    s = con.execute(f"SELECT sum(c3) FROM read_npy({lit(tmp / 'units_F.npy')})").fetchall()[0][0]
+    check(abs(s - f[:, 2].sum()) < 1e-6, "Fortran units: sum(c3)")
+    con.execute("RESET threads")
+    print("scans: globs, filename, projection, options, units on 4 threads checked")
 
 
 # ---------------------------------------------------------------- 3. npz
