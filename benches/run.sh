@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go and writes BENCHMARKS.md at the repository root.
-# Usage: benches/run.sh [MiB=256]   (needs: cargo, python3 with numpy)
+# Usage: benches/run.sh [MiB=256]   (needs: cargo, python3 with numpy and duckdb)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -23,4 +23,7 @@ python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
 python3 "$here/hostile_bench.py" "$dir/hostile" --splice "$root/BENCHMARKS.md"
 # Streaming conversion (issue 16): peak RSS of convert --to parquet on a 2 GiB file, DuckDB-checked.
 python3 "$here/stream_bench.py" "$dir/stream" --bin "$root/target/release/npyguard" --splice "$root/BENCHMARKS.md"
+# DuckDB extension (issue 19): read_npy vs the converted Parquet file, 2 GiB, SELECT sum(c1)
+# (builds the extension with duckdb-npy/build.sh; needs pip duckdb at duckdb-npy/duckdb-version.txt).
+python3 "$here/duckdb_bench.py" "$dir/duckdb" --bin "$root/target/release/npyguard" --splice "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"

@@ -83,6 +83,7 @@ plain! {
 }
 
 /// Copies `values` into the first rows of `v`.
+#[allow(unsafe_code)]
 pub fn put<T: Plain>(v: &mut FlatVector, values: &[T]) -> Result<(), String> {
     let id = v.logical_type().id();
     if !T::IDS.contains(&id) {

@@ -472,6 +472,23 @@ def hostile_checks(con, tmp):
                 pass
             check(con.execute("SELECT 42").fetchall() == [(42,)], f"{path.name}: the connection still answers")
             n += 1
+    # Tables DuckDB would pay for without bytes behind them, or could not hold: refused at
+    # bind with an error (the limits are in duckdb-npy/src/lib.rs and source.rs).
+    for name, data, layout in [
+        ("v0_2p40_rows", npy(1, "{'descr': '|V0', 'fortran_order': False, 'shape': (1099511627776,), }"), "columns"),
+        ("u1_0x2p60", npy(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 1152921504606846976), }"), "columns"),
+    ]:
+        path = hostile / f"{name}.npy"
+        path.write_bytes(data)
+        expect_error(con, f"SELECT count(*) FROM read_npy({lit(path)}, layout := '{layout}')", name, path)
+        n += 1
+    wide = hostile / "wide.npy"
+    np.save(wide, np.ones((2, 200_000), np.uint8))
+    expect_error(con, f"SELECT * FROM read_npy({lit(wide)})", "200 000 columns", wide)
+    expect_error(con, f"SELECT * FROM read_npy({lit(wide)}, layout := 'rowlists')", "ARRAY of 200 000", wide)
+    check(con.execute(f"SELECT count(*), sum(val) FROM read_npy({lit(wide)}, layout := 'nonzeros')").fetchall()
+          == [(400_000, 400_000)], "the wide file's non-zeros")
+    n += 2
     # An invalid code point in a Fortran-order U file: the same byte offset whether the
     # scan reads whole rows or only that column (projection pushdown).
     u = np.asfortranarray(np.array([["ab", "c", "d"]] * 4, dtype="<U2"))
