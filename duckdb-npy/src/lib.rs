@@ -144,12 +144,18 @@ struct Worker {
 
 fn opts_of(bind: &BindInfo) -> Result<ReadOptions, String> {
     let mut opts = ReadOptions::new();
-    if let Some(v) = bind.get_named_parameter("max_file_bytes").filter(|v| !v.is_null()) {
+    if let Some(v) = bind
+        .get_named_parameter("max_file_bytes")
+        .filter(|v| !v.is_null())
+    {
         let n = v.to_int64();
         let n = u64::try_from(n).map_err(|_| format!("max_file_bytes must be >= 0, found {n}"))?;
         opts = opts.with_max_file_bytes(Some(n));
     }
-    if let Some(v) = bind.get_named_parameter("numpy_strict").filter(|v| !v.is_null()) {
+    if let Some(v) = bind
+        .get_named_parameter("numpy_strict")
+        .filter(|v| !v.is_null())
+    {
         opts = opts.with_numpy_strict(v.to_bool());
     }
     Ok(opts)
@@ -184,7 +190,11 @@ pub const MAX_COLUMNS: usize = 16_384;
 pub const MAX_ARRAY_SIZE: usize = 100_000;
 
 /// The result columns of `shape` in `layout`.
-fn columns(shape: &Shape, layout: Layout, filename: bool) -> Result<Vec<(String, SqlType)>, String> {
+fn columns(
+    shape: &Shape,
+    layout: Layout,
+    filename: bool,
+) -> Result<Vec<(String, SqlType)>, String> {
     let kind = shape.kind;
     let mut cols = match layout {
         Layout::Columns => {
@@ -214,7 +224,9 @@ fn columns(shape: &Shape, layout: Layout, filename: bool) -> Result<Vec<(String,
                 ));
             }
             if matches!(kind, Kind::C64 | Kind::C128) {
-                return Err("rowlists of complex numbers are not supported: use layout := 'columns'".into());
+                return Err(
+                    "rowlists of complex numbers are not supported: use layout := 'columns'".into(),
+                );
             }
             vec![("c1".to_string(), SqlType::Array(kind, shape.cols))]
         }
@@ -253,7 +265,11 @@ fn scalar_handle(kind: Kind) -> LogicalTypeHandle {
         Kind::F16 | Kind::F32 => L::Float,
         Kind::F64 => L::Double,
         Kind::C64 | Kind::C128 => {
-            let part = if kind == Kind::C64 { L::Float } else { L::Double };
+            let part = if kind == Kind::C64 {
+                L::Float
+            } else {
+                L::Double
+            };
             return LogicalTypeHandle::struct_type(&[
                 ("re", LogicalTypeHandle::from(part)),
                 ("im", LogicalTypeHandle::from(part)),
@@ -311,14 +327,14 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
                         return Err(file_error(
                             path,
                             format!(
-                                "every file of the glob must have the first file's type and trailing \
+                            "every file of the glob must have the first file's type and trailing \
                                  shape ({} {:?}, from {}), found {} {:?}",
-                                s0.kind.sql(),
-                                s0.trailing,
-                                p0.display(),
-                                shape.kind.sql(),
-                                shape.trailing
-                            ),
+                            s0.kind.sql(),
+                            s0.trailing,
+                            p0.display(),
+                            shape.kind.sql(),
+                            shape.trailing
+                        ),
                         ))
                     }
                     Some(_) => {}
@@ -382,7 +398,13 @@ impl Bind {
     fn wanted(&self, projection: &[u64]) -> Option<Vec<usize>> {
         let value = |&c: &u64| (c as usize) < self.shape.cols.max(1);
         match self.layout {
-            Layout::Columns => Some(projection.iter().filter(|c| value(c)).map(|&c| c as usize).collect()),
+            Layout::Columns => Some(
+                projection
+                    .iter()
+                    .filter(|c| value(c))
+                    .map(|&c| c as usize)
+                    .collect(),
+            ),
             Layout::RowLists if !projection.contains(&0) => Some(Vec::new()),
             _ => None,
         }
@@ -403,14 +425,22 @@ impl Bind {
     }
 
     /// Opens input `i` for rows `range`, checking that it still has the bound table.
-    fn open(&self, i: usize, want: Option<Vec<usize>>, range: std::ops::Range<usize>) -> Result<Worker, String> {
+    fn open(
+        &self,
+        i: usize,
+        want: Option<Vec<usize>>,
+        range: std::ops::Range<usize>,
+    ) -> Result<Worker, String> {
         let (path, rows) = match &self.inputs {
             Inputs::Files(files) => {
                 let path = files.get(i).ok_or("internal: no such input")?;
                 let reader = source::open(path, &self.opts)?;
                 let shape = Shape::of(reader.header()).map_err(|e| file_error(path, e))?;
                 if !shape.same_table(&self.shape) || Some(&reader.num_rows()) != self.rows.get(i) {
-                    return Err(file_error(path, "the file changed its dtype or shape since the query was bound"));
+                    return Err(file_error(
+                        path,
+                        "the file changed its dtype or shape since the query was bound",
+                    ));
                 }
                 (path.clone(), Rows::file(reader, want, range))
             }
@@ -441,13 +471,23 @@ fn per_element(array: &Array) -> usize {
 
 /// The values of column `col` (C-order index over the trailing axes) for chunk rows
 /// `r0..r0 + n`: the storage, its units per element, and which elements.
-fn column_of(chunk: &Chunk, cols: usize, col: usize, r0: usize, n: usize) -> Result<(&ArrayData, usize, Sel<'static>), String> {
+fn column_of(
+    chunk: &Chunk,
+    cols: usize,
+    col: usize,
+    r0: usize,
+    n: usize,
+) -> Result<(&ArrayData, usize, Sel<'static>), String> {
     match chunk {
         Chunk::Rows(a) => {
             let sel = if cols == 1 {
                 Sel::Range { start: r0, len: n }
             } else {
-                Sel::Strided { start: r0 * cols + col, step: cols, n }
+                Sel::Strided {
+                    start: r0 * cols + col,
+                    step: cols,
+                    n,
+                }
             };
             Ok((a.data(), per_element(a), sel))
         }
@@ -485,7 +525,14 @@ fn write_filename(output: &DataChunkHandle, k: usize, path: &std::path::Path, n:
 }
 
 /// Writes up to one vector of rows of the chunk (columns and rowlists); the rows written.
-fn emit_rows(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Chunk, r0: usize, output: &DataChunkHandle) -> Result<usize, String> {
+fn emit_rows(
+    bind: &Bind,
+    projection: &[u64],
+    path: &std::path::Path,
+    chunk: &Chunk,
+    r0: usize,
+    output: &DataChunkHandle,
+) -> Result<usize, String> {
     let n = chunk.rows().saturating_sub(r0).min(VECTOR);
     if n == 0 {
         return Ok(0);
@@ -501,7 +548,10 @@ fn emit_rows(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Ch
             SqlType::Array(kind, d) => {
                 let a = whole_rows(chunk)?;
                 let child = output.array_vector(k).child(n * d);
-                let sel = Sel::Range { start: r0 * d, len: n * d };
+                let sel = Sel::Range {
+                    start: r0 * d,
+                    len: n * d,
+                };
                 fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
             }
             SqlType::Scalar(kind) => {
@@ -517,7 +567,15 @@ fn emit_rows(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Ch
 /// Writes the next non-zeros of the chunk (from element `*pos`, at most one vector);
 /// the rows written (0 once the chunk has no more).
 #[allow(clippy::too_many_arguments)]
-fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk: &Chunk, first_row: usize, pos: &mut usize, output: &DataChunkHandle) -> Result<usize, String> {
+fn emit_nonzeros(
+    bind: &Bind,
+    projection: &[u64],
+    path: &std::path::Path,
+    chunk: &Chunk,
+    first_row: usize,
+    pos: &mut usize,
+    output: &DataChunkHandle,
+) -> Result<usize, String> {
     let a = whole_rows(chunk)?;
     let cols = bind.shape.cols.max(1);
     let elements = chunk.rows().saturating_mul(bind.shape.cols);
@@ -535,7 +593,10 @@ fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk:
     for (k, &col) in projection.iter().enumerate() {
         match col {
             0 => {
-                let v: Vec<i64> = hits.iter().map(|&i| (first_row + i / cols) as i64).collect();
+                let v: Vec<i64> = hits
+                    .iter()
+                    .map(|&i| (first_row + i / cols) as i64)
+                    .collect();
                 write::put(&mut output.flat_vector(k), &v)?;
             }
             1 => {
@@ -543,14 +604,24 @@ fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk:
                 let c = hits.iter().map(|&i| i % cols);
                 // The column count was bounded by the type (col_no_type): the casts fit.
                 match bind.columns.get(1).map(|c| &c.1) {
-                    Some(SqlType::Smallint) => write::put(&mut f, &c.map(|x| x as i16).collect::<Vec<_>>())?,
-                    Some(SqlType::Integer) => write::put(&mut f, &c.map(|x| x as i32).collect::<Vec<_>>())?,
+                    Some(SqlType::Smallint) => {
+                        write::put(&mut f, &c.map(|x| x as i16).collect::<Vec<_>>())?
+                    }
+                    Some(SqlType::Integer) => {
+                        write::put(&mut f, &c.map(|x| x as i32).collect::<Vec<_>>())?
+                    }
                     _ => write::put(&mut f, &c.map(|x| x as i64).collect::<Vec<_>>())?,
                 }
             }
             2 => {
                 let kind = bind.shape.kind;
-                fill(&mut dst_for(output, k, kind), kind, a.data(), per_element(a), Sel::List(&hits))?;
+                fill(
+                    &mut dst_for(output, k, kind),
+                    kind,
+                    a.data(),
+                    per_element(a),
+                    Sel::List(&hits),
+                )?;
             }
             3 => write_filename(output, k, path, n),
             _ => {}
@@ -561,7 +632,12 @@ fn emit_nonzeros(bind: &Bind, projection: &[u64], path: &std::path::Path, chunk:
 
 impl Worker {
     /// Writes the worker's next rows (at most one vector); 0 when its unit is done.
-    fn emit(&mut self, bind: &Bind, projection: &[u64], output: &DataChunkHandle) -> Result<usize, String> {
+    fn emit(
+        &mut self,
+        bind: &Bind,
+        projection: &[u64],
+        output: &DataChunkHandle,
+    ) -> Result<usize, String> {
         loop {
             if let Some((start, chunk, pos)) = &mut self.chunk {
                 let n = match bind.layout {
@@ -579,7 +655,11 @@ impl Worker {
                 }
                 self.chunk = None;
             }
-            match self.rows.next_chunk().map_err(|e| file_error(&self.path, e))? {
+            match self
+                .rows
+                .next_chunk()
+                .map_err(|e| file_error(&self.path, e))?
+            {
                 Some((start, chunk)) => self.chunk = Some((start, chunk, 0)),
                 None => return Ok(0),
             }
@@ -628,7 +708,10 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
     ]
 }
 
-fn run(func: &TableFunctionInfo<impl VTab<BindData = Bind, InitData = Scan>>, output: &mut DataChunkHandle) -> Res<()> {
+fn run(
+    func: &TableFunctionInfo<impl VTab<BindData = Bind, InitData = Scan>>,
+    output: &mut DataChunkHandle,
+) -> Res<()> {
     scan(func.get_bind_data(), func.get_init_data(), output).map_err(|e| e.into())
 }
 
@@ -679,14 +762,18 @@ impl VTab for ReadNpz {
             Some(m) => m,
             None => {
                 let opts = opts_of(bind)?;
-                let archive = npyguard::npz::open(&path, &opts).map_err(|e| file_error(&path, e))?;
+                let archive =
+                    npyguard::npz::open(&path, &opts).map_err(|e| file_error(&path, e))?;
                 let names: Vec<String> = archive.array_names().map(str::to_string).collect();
                 match names.as_slice() {
                     [one] => one.clone(),
                     _ => {
                         return Err(file_error(
                             &path,
-                            format!("member := one of {names:?} (the archive has {} arrays)", names.len()),
+                            format!(
+                                "member := one of {names:?} (the archive has {} arrays)",
+                                names.len()
+                            ),
                         )
                         .into())
                     }

@@ -170,7 +170,11 @@ impl Rows {
         let itemsize = h.dtype().itemsize();
         let (next, end) = (range.start, range.end.min(reader.num_rows()));
         match want {
-            Some(w) if w.is_empty() => Rows::Count { header: h, next, end },
+            Some(w) if w.is_empty() => Rows::Count {
+                header: h,
+                next,
+                end,
+            },
             Some(w) if h.fortran_order() && h.shape().len() > 1 && h.payload_len() > 0 => {
                 let row_bytes = itemsize.saturating_mul(w.len()).max(1);
                 Rows::FortranColumns {
@@ -304,7 +308,9 @@ fn fortran_run(
         .iter()
         .zip(trailing)
         .rev()
-        .fold(0usize, |acc, (&i, &d)| acc.saturating_mul(d).saturating_add(i));
+        .fold(0usize, |acc, (&i, &d)| {
+            acc.saturating_mul(d).saturating_add(i)
+        });
     let size = header.dtype().itemsize();
     let first = f.saturating_mul(total).saturating_add(rows.start);
     let at = header
@@ -315,11 +321,15 @@ fn fortran_run(
     file.seek(SeekFrom::Start(at))
         .and_then(|_| file.read_exact(&mut buf))
         .map_err(|e| format!("io at byte {at}: expected {len} payload bytes: {e}"))?;
-    let sub = Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
+    let sub =
+        Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
     let mut dec = npyguard::PayloadDecoder::new(sub);
     let placed = |e: npyguard::Error| {
         // The decoder counts from the run's first byte: report the file's offset.
-        let found = e.found_text().map(|f| format!(", found {f}")).unwrap_or_default();
+        let found = e
+            .found_text()
+            .map(|f| format!(", found {f}"))
+            .unwrap_or_default();
         match e.offset() {
             Some(rel) => format!(
                 "{} at byte {}: expected {}{found}",

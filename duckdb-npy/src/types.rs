@@ -277,7 +277,9 @@ mod tests {
             fields: vec![field],
             itemsize: 4,
         });
-        assert!(Kind::of(&rec).unwrap_err().contains("records are not supported"));
+        assert!(Kind::of(&rec)
+            .unwrap_err()
+            .contains("records are not supported"));
     }
 
     #[test]

@@ -51,6 +51,11 @@ impl Sel<'_> {
             Sel::List(l) => l.len(),
         }
     }
+
+    /// Whether no element is selected.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// A Rust type that is exactly the physical storage of some DuckDB types.
@@ -214,7 +219,7 @@ fn fill_flat(
             Ok(())
         }
         ArrayData::Bytes(v) => {
-                        for (row, i) in sel.iter().enumerate() {
+            for (row, i) in sel.iter().enumerate() {
                 let b = units(v, per, i)?;
                 let end = b.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1);
                 f.insert(row, b.get(..end).unwrap_or_default());
@@ -222,13 +227,13 @@ fn fill_flat(
             Ok(())
         }
         ArrayData::Void(v) => {
-                        for (row, i) in sel.iter().enumerate() {
+            for (row, i) in sel.iter().enumerate() {
                 f.insert(row, units(v, per, i)?);
             }
             Ok(())
         }
         ArrayData::Unicode(v) => {
-                        let mut s = String::new();
+            let mut s = String::new();
             for (row, i) in sel.iter().enumerate() {
                 let c = units(v, per, i)?;
                 let end = c.iter().rposition(|&x| x != '\0').map_or(0, |p| p + 1);
@@ -302,7 +307,10 @@ mod tests {
             n: 3,
         };
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![1, 4, 7]);
-        assert_eq!(gather(&[0u8, 1, 2, 3, 4, 5, 6, 7], s, |x| x).unwrap(), vec![1, 4, 7]);
+        assert_eq!(
+            gather(&[0u8, 1, 2, 3, 4, 5, 6, 7], s, |x| x).unwrap(),
+            vec![1, 4, 7]
+        );
         assert!(gather(&[0u8; 7], s, |x| x).is_err());
     }
 
