@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use npyguard::{Array, Header, ReadOptions, RowReader};
 
@@ -158,8 +159,62 @@ pub enum Rows {
         /// The row after the last one.
         end: usize,
     },
-    /// A whole array (an `.npz` member), handed out once.
-    Whole(Option<Array>),
+    /// An `.npz` member streamed in row chunks by a thread that owns the archive (npyguard's
+    /// `NpzArchive::row_chunks` borrows it): a channel of one chunk keeps memory at about
+    /// three chunks; the thread stops when the scan drops the receiver.
+    Member {
+        /// Chunks from the thread.
+        rx: Receiver<Msg>,
+        /// The first row of the next chunk.
+        next: usize,
+    },
+}
+
+/// What the `.npz` thread sends.
+pub enum Msg {
+    /// The next rows.
+    Chunk(Array),
+    /// The member ended and its size and CRC were checked.
+    Done,
+    /// Why reading stopped.
+    Failed(String),
+}
+
+/// Streams member `member` of the archive at `path` from a new thread.
+pub fn npz_member(path: &Path, member: &str, opts: &ReadOptions) -> Result<Rows, String> {
+    let (tx, rx) = sync_channel::<Msg>(1);
+    let (path, member, opts) = (path.to_path_buf(), member.to_string(), opts.clone());
+    std::thread::Builder::new()
+        .name("read_npz".into())
+        .spawn(move || {
+            let last = match stream_member(&path, &member, &opts, &tx) {
+                Ok(true) => Msg::Done,
+                Ok(false) => return, // the scan ended early (LIMIT, an error elsewhere)
+                Err(e) => Msg::Failed(e),
+            };
+            let _ = tx.send(last);
+        })
+        .map_err(|e| format!("cannot start the npz reading thread: {e}"))?;
+    Ok(Rows::Member { rx, next: 0 })
+}
+
+/// Sends the member's chunks; `false` when the receiver is gone.
+fn stream_member(
+    path: &Path,
+    member: &str,
+    opts: &ReadOptions,
+    tx: &SyncSender<Msg>,
+) -> Result<bool, String> {
+    let mut archive = npyguard::npz::open(path, opts).map_err(|e| e.to_string())?;
+    let chunks = archive.row_chunks(member, 1).map_err(|e| e.to_string())?;
+    let step = (CHUNK_BYTES / row_bytes(chunks.header())).max(1);
+    for chunk in chunks.with_rows_per_chunk(step) {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if tx.send(Msg::Chunk(chunk)).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl Rows {
@@ -200,7 +255,7 @@ impl Rows {
         match self {
             Rows::File { reader, .. } => Some(reader.header()),
             Rows::FortranColumns { header, .. } | Rows::Count { header, .. } => Some(header),
-            Rows::Whole(a) => a.as_ref().map(|a| a.header()),
+            Rows::Member { .. } => None,
         }
     }
 
@@ -279,7 +334,16 @@ impl Rows {
                     },
                 )))
             }
-            Rows::Whole(a) => Ok(a.take().map(|a| (0, Chunk::Rows(c_order(a))))),
+            Rows::Member { rx, next } => match rx.recv() {
+                Ok(Msg::Chunk(a)) => {
+                    let start = *next;
+                    *next = next.saturating_add(a.shape().first().copied().unwrap_or(1));
+                    Ok(Some((start, Chunk::Rows(c_order(a)))))
+                }
+                Ok(Msg::Done) => Ok(None),
+                Ok(Msg::Failed(e)) => Err(e),
+                Err(_) => Err("internal: the npz reading thread stopped early".into()),
+            },
         }
     }
 }

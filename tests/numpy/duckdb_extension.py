@@ -316,7 +316,25 @@ def scan_checks(con, tmp):
 
 # ---------------------------------------------------------------- 3. npz
 
-def npz_checks(con):
+def npz_checks(con, tmp):
+    # A member of many chunks (1 MiB each), compressed, in both orders; LIMIT stops early;
+    # a corrupted member is an error naming the archive.
+    big = np.random.default_rng(3).integers(0, 1000, (400_000, 3)).astype(np.float64)
+    path = tmp / "big.npz"
+    np.savez_compressed(path, c=big, f=np.asfortranarray(big))
+    for member in ("c", "f"):
+        src = f"read_npz({lit(path)}, member := '{member}')"
+        got = con.execute(f"SELECT c1, c2, c3 FROM {src}").fetchnumpy()
+        check(all(np.array_equal(got[f"c{j + 1}"], big[:, j]) for j in range(3)), f"big.npz:{member} in order")
+        check(con.execute(f"SELECT c2 FROM {src} LIMIT 3").fetchall() == [(x,) for x in big[:3, 1]],
+              f"big.npz:{member} LIMIT 3")
+    stored = tmp / "stored.npz"
+    np.savez(stored, a=big[:1000])
+    data = bytearray(stored.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp / "bad_crc.npz"
+    bad.write_bytes(bytes(data))
+    expect_error(con, f"SELECT sum(c1) FROM read_npz({lit(bad)}, member := 'a')", "npz with a bad CRC", bad)
     n = 0
     for path in sorted((FIXTURES / "npz").glob("*.npz")):
         with np.load(path) as z:
@@ -519,7 +537,7 @@ def main():
         tmp = Path(d)
         fixture_checks(con)
         scan_checks(con, tmp)
-        npz_checks(con)
+        npz_checks(con, tmp)
         fixed_size_checks(con, tmp)
         hostile_checks(con, tmp)
     print(f"duckdb_extension: {checks} checks, {len(failures)} failures (duckdb {duckdb.__version__}, {ext})")
