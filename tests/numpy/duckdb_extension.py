@@ -36,8 +36,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import warnings
+
 import numpy as np
 import duckdb
+
+# y_python2_long_dims.npy makes NumPy warn that it parsed a Python 2 header.
+warnings.filterwarnings("ignore", message="Reading `.npy` or `.npz` file required additional")
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -191,57 +196,63 @@ def as_table(a):
     return a.reshape(a.shape[0], int(np.prod(a.shape[1:], dtype=np.int64)))
 
 
+def check_file(con, path):
+    """`path` in the three layouts against np.load; 'covered', 'refused' or 'empty'."""
+    a = np.load(path, max_header_size=1 << 20)
+    src = f"read_npy({lit(path)})"
+    if a.dtype.names is not None:
+        expect_error(con, f"SELECT * FROM {src}", f"{path.name} (records)", path)
+        return "refused"
+    m = as_table(a)
+    rows, cols = m.shape
+    t = duck_type(a.dtype)
+    what = path.name
+    # columns
+    if cols == 0:
+        expect_error(con, f"SELECT * FROM {src}", f"{what} columns (rows without elements)", path)
+    else:
+        d = describe(con, src)
+        check(d == [(f"c{j + 1}", t) for j in range(cols)], f"{what}: columns {d[:3]}... want {t}")
+        check(con.execute(f"SELECT count(*) FROM {src}").fetchall() == [(rows,)], f"{what}: count(*)")
+        for j in range(cols):
+            compare(con, src, f"c{j + 1}", a.dtype, list(m[:, j]), f"{what} c{j + 1}")
+    # rowlists
+    rl = f"read_npy({lit(path)}, layout := 'rowlists')"
+    if a.ndim < 2 or cols == 0 or a.dtype.kind == "c":
+        expect_error(con, f"SELECT * FROM {rl}", f"{what} rowlists (not applicable)")
+    else:
+        d = describe(con, rl)
+        check(d == [("c1", f"{t}[{cols}]")], f"{what}: rowlists type {d}")
+        check(con.execute(f"SELECT count(*) FROM {rl}").fetchall() == [(rows,)], f"{what}: rowlists rows")
+        compare(con, f"(SELECT unnest(c1) AS e FROM {rl})", "e", a.dtype, list(m.reshape(-1)),
+                f"{what} rowlists")
+    # nonzeros
+    nz = f"read_npy({lit(path)}, layout := 'nonzeros')"
+    if a.dtype.kind in "SUV":
+        expect_error(con, f"SELECT * FROM {nz}", f"{what} nonzeros of strings")
+    else:
+        col_t = "SMALLINT" if cols <= 32767 else "INTEGER"
+        d = describe(con, nz)
+        check(d == [("row_no", "BIGINT"), ("col_no", col_t), ("val", t)], f"{what}: nonzeros types {d}")
+        r, c = np.nonzero(m.view(np.int64) if a.dtype.kind in "mM" else m)
+        got = con.execute(f"SELECT row_no, col_no FROM {nz}").fetchall()
+        check(got == list(zip(r.tolist(), c.tolist())), f"{what}: nonzero positions {got[:5]}")
+        compare(con, nz, "val", a.dtype, list(m[r, c]), f"{what} nonzeros val")
+    return "covered" if cols else "empty"
+
+
 def fixture_checks(con):
     manifest = json.loads((FIXTURES / "manifest.json").read_text())
-    covered = refused = 0
+    seen = {"covered": 0, "refused": 0, "empty": 0}
     for entry in manifest:
-        if not entry["file"].startswith("npy/"):
-            continue
-        path = FIXTURES / entry["file"]
-        a = np.load(path, max_header_size=1 << 20)
-        src = f"read_npy({lit(path)})"
-        if a.dtype.names is not None:
-            expect_error(con, f"SELECT * FROM {src}", f"{path.name} (records)", path)
-            refused += 1
-            continue
-        m = as_table(a)
-        rows, cols = m.shape
-        t = duck_type(a.dtype)
-        what = path.name
-        # columns
-        if cols == 0:
-            expect_error(con, f"SELECT * FROM {src}", f"{what} columns (rows without elements)", path)
-        else:
-            d = describe(con, src)
-            check(d == [(f"c{j + 1}", t) for j in range(cols)], f"{what}: columns {d[:3]}... want {t}")
-            check(con.execute(f"SELECT count(*) FROM {src}").fetchall() == [(rows,)], f"{what}: count(*)")
-            for j in range(cols):
-                compare(con, src, f"c{j + 1}", a.dtype, list(m[:, j]), f"{what} c{j + 1}")
-            covered += 1
-        # rowlists
-        rl = f"read_npy({lit(path)}, layout := 'rowlists')"
-        if a.ndim < 2 or cols == 0 or a.dtype.kind == "c":
-            expect_error(con, f"SELECT * FROM {rl}", f"{what} rowlists (not applicable)")
-        else:
-            d = describe(con, rl)
-            check(d == [("c1", f"{t}[{cols}]")], f"{what}: rowlists type {d}")
-            check(con.execute(f"SELECT count(*) FROM {rl}").fetchall() == [(rows,)], f"{what}: rowlists rows")
-            compare(con, f"(SELECT unnest(c1) AS e FROM {rl})", "e", a.dtype, list(m.reshape(-1)),
-                    f"{what} rowlists")
-        # nonzeros
-        nz = f"read_npy({lit(path)}, layout := 'nonzeros')"
-        if a.dtype.kind in "SUV":
-            expect_error(con, f"SELECT * FROM {nz}", f"{what} nonzeros of strings")
-        else:
-            col_t = "SMALLINT" if cols <= 32767 else "INTEGER"
-            d = describe(con, nz)
-            check(d == [("row_no", "BIGINT"), ("col_no", col_t), ("val", t)], f"{what}: nonzeros types {d}")
-            r, c = np.nonzero(m.view(np.int64) if a.dtype.kind in "mM" else m)
-            got = con.execute(f"SELECT row_no, col_no FROM {nz}").fetchall()
-            check(got == list(zip(r.tolist(), c.tolist())), f"{what}: nonzero positions {got[:5]}")
-            compare(con, nz, "val", a.dtype, list(m[r, c]), f"{what} nonzeros val")
-    check(covered > 300, f"fixtures covered: {covered}")
-    print(f"fixtures: {covered} read in every layout that applies, {refused} record files refused")
+        if entry["file"].startswith("npy/"):
+            seen[check_file(con, FIXTURES / entry["file"])] += 1
+    # The accepted files of the adversarial corpus (y_*) too.
+    for path in sorted((FIXTURES.parent / "adversarial").glob("y_*.npy")):
+        seen[check_file(con, path)] += 1
+    check(seen["covered"] > 300, f"fixtures covered: {seen}")
+    print(f"fixtures: {seen['covered']} read in every layout that applies, {seen['empty']} with rows of "
+          f"no element (an error in columns/rowlists), {seen['refused']} record files refused")
 
 
 # ---------------------------------------------------------------- 2. scans
