@@ -21,10 +21,11 @@ set -euo pipefail
 : "${OUT:?set OUT (where the fuzzers go)}"
 cd "$SRC/npyguard"
 
-# Every allocation a target makes is bounded by what its input pays for (SECURITY.md); the
-# limit makes an allocation beyond it a finding. 64 MiB leaves room for the targets'
-# own 1 MiB inputs and 4 MiB archive limits.
-MALLOC_LIMIT_MB="${NPYGUARD_MALLOC_LIMIT_MB:-64}"
+# Every allocation a target makes is bounded by what its input pays for (SECURITY.md): with
+# inputs of at most MAX_LEN bytes, one allocation above 4 x MAX_LEN + 1 MiB (2 MiB, in
+# libFuzzer's whole MiB) is a finding, as in fuzz/smoke.sh.
+MAX_LEN="${NPYGUARD_FUZZ_MAX_LEN:-65536}"
+MALLOC_LIMIT_MB="${NPYGUARD_MALLOC_LIMIT_MB:-$(( (4 * MAX_LEN + (1 << 20) + (1 << 20) - 1) >> 20 ))}"
 
 # As regex does for OSS-Fuzz: optimised, with debug assertions and overflow checks on.
 cargo fuzz build -O --debug-assertions
@@ -49,6 +50,8 @@ for src in fuzz/fuzz_targets/*.rs; do
         if [ "$t" = header ]; then
             echo "dict = header.dict"
             echo "max_len = 4096"
+        else
+            echo "max_len = $MAX_LEN"
         fi
     } > "$OUT/$t.options"
     if [ "$t" = header ]; then

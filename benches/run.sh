@@ -11,14 +11,14 @@ out="$dir/results.jsonl"
 : > "$out"
 (cd "$here" && cargo build --release --quiet)
 (cd "$root" && cargo build --release --quiet --features cli-datasets)
-"$here/target/release/npyguard-bench" "$dir" "$mib" | tee -a "$out"
-# Moonshot: the same reads with glibc's transparent-huge-page malloc (opt-in via the environment).
-BENCH_ONLY=read GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$here/target/release/npyguard-bench" "$dir" "$mib" \
-  | sed 's/"name": "/"name": "[hugetlb=1] /' | grep -E '"group": "read_(le|be)"' | tee -a "$out" || true
+"$here/target/release/npyguard-bench" prepare "$dir" "$mib"
+# Every Rust/NumPy pair interleaved (ABAB...), five rounds, defaults only.
+python3 "$here/interleaved.py" "$dir" --bin "$here/target/release/npyguard-bench" | tee -a "$out"
 python3 "$here/numpy_bench.py" "$dir" | tee -a "$out"
 # nonzeros (arrow feature) on the sparse matrix numpy_bench.py just wrote.
 "$here/target/release/nonzeros-bench" "$dir" | tee -a "$out"
-python3 "$here/report.py" "$out" "$mib" > "$root/BENCHMARKS.md"
+python3 "$here/report.py" "$out" "$mib" "$root/BENCHMARKS.md" > "$dir/BENCHMARKS.md"
+cp "$dir/BENCHMARKS.md" "$root/BENCHMARKS.md"
 # Hostile inputs (issue 14): validate/inspect/diff of many-member archives and zero-size files.
 python3 "$here/hostile_bench.py" "$dir/hostile" --splice "$root/BENCHMARKS.md"
 # Streaming conversion (issue 16): peak RSS of convert --to parquet on a 2 GiB file, DuckDB-checked.

@@ -40,7 +40,7 @@ fn arrays() -> npyguard::Result<Arrays> {
     }
     let text = Array::new(
         Header::new(Dtype::Unicode(3, Endian::Little), vec![3], false)?,
-        ArrayData::Unicode(chars),
+        ArrayData::Unicode(chars.into()),
     )?;
     let named = vec![
         ("c_f8".to_string(), c_f8.to_array()),

@@ -273,9 +273,9 @@ fn c_order_data(d: &Dtype, n: u64) -> ArrayData {
         ),
         Dtype::DateTime(..) => ArrayData::DateTime(ks.map(|k| time_bits(k) as i64).collect()),
         Dtype::TimeDelta(..) => ArrayData::TimeDelta(ks.map(|k| time_bits(k) as i64).collect()),
-        Dtype::Bytes(_) => ArrayData::Bytes(raw()),
-        Dtype::Void(_) => ArrayData::Void(raw()),
-        Dtype::Record(_) => ArrayData::Record(raw()),
+        Dtype::Bytes(_) => ArrayData::Bytes(raw().into()),
+        Dtype::Void(_) => ArrayData::Void(raw().into()),
+        Dtype::Record(_) => ArrayData::Record(raw().into()),
         other => panic!("no values for {other:?}"),
     }
 }

@@ -16,7 +16,9 @@
 //! assert_eq!(err.to_string(), "unsupported-version at byte 6: expected format version 1.0, 2.0 or 3.0, found version 4.0");
 //! ```
 
-use std::fmt;
+use core::fmt;
+
+use crate::prelude::*;
 
 /// What went wrong, as a value that can be matched on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -235,8 +237,14 @@ pub struct Error {
     expected: String,
     found: Option<String>,
     #[source]
-    source: Option<std::io::Error>,
+    source: Option<IoSource>,
 }
+
+/// What an [`ErrorKind::Io`] error wraps: the operating system's error (none without std).
+#[cfg(feature = "std")]
+type IoSource = std::io::Error;
+#[cfg(not(feature = "std"))]
+type IoSource = core::convert::Infallible;
 
 impl Error {
     /// Builds an error of `kind` detected at byte `offset` of the input, saying what was `expected`.
@@ -267,6 +275,7 @@ impl Error {
     }
 
     /// Wraps an I/O error of a stream that happened at byte `offset`.
+    #[cfg(feature = "std")]
     pub fn io(offset: u64, err: std::io::Error) -> Error {
         Error {
             kind: ErrorKind::Io,
@@ -279,6 +288,7 @@ impl Error {
 
     /// Wraps an I/O error of an operation on a whole file: `action` is what was tried,
     /// e.g. `cannot open x.npy`; displayed as `cannot open x.npy: No such file or directory`.
+    #[cfg(feature = "std")]
     pub fn os(action: impl Into<String>, err: std::io::Error) -> Error {
         Error {
             offset: None,
@@ -357,4 +367,4 @@ fn found_suffix(found: Option<&str>) -> String {
 }
 
 /// Shorthand for `Result<T, npyguard::Error>`.
-pub type Result<T> = std::result::Result<T, Error>;
+pub type Result<T> = core::result::Result<T, Error>;

@@ -28,6 +28,7 @@
 //! assert_eq!(header.dtype(), &Dtype::I32(Endian::Little));
 //! assert_eq!(header.shape(), &[2]);
 //! ```
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(
@@ -46,6 +47,18 @@
 // (bytes in and out), then the add-ons. ARCHITECTURE.md's module table lists every module
 // in dependency order, and `tests/library/architecture.rs` checks that every `use crate::`
 // edge points down that table and that there is no cycle.
+extern crate alloc;
+
+/// The `alloc` names the std prelude would give, for the modules that build without std.
+#[allow(unused_imports)]
+mod prelude {
+    pub(crate) use alloc::borrow::ToOwned;
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec::Vec;
+    pub(crate) use alloc::{format, vec};
+}
+
 mod error; // Error, ErrorKind, Category
 
 pub mod limits; // every fixed limit and default
@@ -60,11 +73,13 @@ mod io; // payload decoder, readers, writers, appender
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+#[cfg(feature = "std")]
 pub mod compare;
 #[cfg(feature = "ndarray")]
 mod ndarray;
 #[cfg(feature = "npz")]
 pub mod npz;
+#[cfg(feature = "std")]
 pub mod render;
 
 // -------------------------------------------------------------- public API
@@ -80,19 +95,25 @@ pub use format::preamble::{Encoding, Preamble, Version};
 pub use options::ReadOptions;
 // Values.
 pub use data::array::{Array, NpyArray};
+pub use data::buffer::Buffer;
 pub use data::element::Element;
 pub use data::storage::ArrayData;
 // Reading.
+pub use io::checks::check_length;
 pub use io::decode::PayloadDecoder;
+#[cfg(feature = "std")]
 pub use io::read::{
-    check_length, file_length, read_bytes, read_file, read_from, read_header, read_path,
+    file_length, read_bytes, read_file, read_from, read_header, read_path, read_raw_from,
+    read_raw_path,
 };
 // Parts of a file: views over borrowed bytes, row ranges, row chunks.
+#[cfg(feature = "std")]
 pub use io::rows::{RowChunks, RowReader};
 pub use io::view::{ArrayView, View};
 
 /// Writing `.npy` files byte-identical to `np.save` (see also [`NpyArray::write`]), and
 /// growing them in place ([`Appender`](write::Appender)).
+#[cfg(feature = "std")]
 pub mod write {
     pub use crate::io::write::{
         choose_version, header_bytes, header_bytes_with_version, to_path, to_path_with_version,

@@ -33,6 +33,10 @@ pub const C_INT_MAX: usize = i32::MAX as usize;
 /// than exists cannot force an allocation.
 pub const SPECULATIVE_BYTES: usize = 1 << 20;
 
+/// Default payload size from which reads use huge-page memory (4 MiB, NumPy's threshold for
+/// `madvise(MADV_HUGEPAGE)`); see [`ReadOptions::with_huge_page_threshold`](crate::ReadOptions::with_huge_page_threshold).
+pub const DEFAULT_HUGE_PAGE_THRESHOLD: usize = 4 << 20;
+
 /// Default cap on the declared header length: 64 KiB, above NumPy's 10 000
 /// characters in any encoding (10 000 UTF-8 characters are at most 40 000 bytes).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;

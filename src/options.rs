@@ -8,7 +8,9 @@
 //! assert_eq!(opts.max_file_bytes(), Some(100 * 1024 * 1024));
 //! ```
 
-use crate::limits::{DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS};
+use crate::limits::{
+    DEFAULT_HUGE_PAGE_THRESHOLD, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS,
+};
 
 /// Options for every reader in the crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +22,7 @@ pub struct ReadOptions {
     pub(crate) max_npz_members: Option<usize>,
     pub(crate) max_npz_total_bytes: Option<u64>,
     pub(crate) max_npz_ratio: Option<u64>,
+    pub(crate) huge_page_threshold: usize,
 }
 
 impl Default for ReadOptions {
@@ -32,6 +35,7 @@ impl Default for ReadOptions {
             max_npz_members: Some(DEFAULT_MAX_NPZ_MEMBERS),
             max_npz_total_bytes: None,
             max_npz_ratio: None,
+            huge_page_threshold: DEFAULT_HUGE_PAGE_THRESHOLD,
         }
     }
 }
@@ -113,6 +117,30 @@ impl ReadOptions {
     pub fn with_max_npz_ratio(mut self, ratio: Option<u64>) -> ReadOptions {
         self.max_npz_ratio = ratio;
         self
+    }
+
+    /// Payloads of at least this many bytes, read whole from a file or a slice, are read
+    /// into an anonymous mapping advised to use huge pages ([`Buffer`](crate::Buffer),
+    /// feature `hugepages`) instead of a `Vec`: [`DEFAULT_HUGE_PAGE_THRESHOLD`] (4 MiB, as
+    /// NumPy) by default; `usize::MAX` keeps every payload in a `Vec`. Values and errors
+    /// are the same either way.
+    ///
+    /// ```
+    /// use npyguard::{read_bytes, write, NpyArray, ReadOptions};
+    /// let bytes = write::to_vec(&NpyArray::from_vec(vec![1.5f64; 4], vec![4]).unwrap().to_array()).unwrap();
+    /// let mapped = read_bytes(&bytes, &ReadOptions::default().with_huge_page_threshold(1)).unwrap();
+    /// let heap = read_bytes(&bytes, &ReadOptions::default().with_huge_page_threshold(usize::MAX)).unwrap();
+    /// assert_eq!(mapped, heap);
+    /// ```
+    #[must_use]
+    pub fn with_huge_page_threshold(mut self, bytes: usize) -> ReadOptions {
+        self.huge_page_threshold = bytes;
+        self
+    }
+
+    /// The payload size from which reads use huge-page memory.
+    pub fn huge_page_threshold(&self) -> usize {
+        self.huge_page_threshold
     }
 
     /// The `.npz` member-count limit.

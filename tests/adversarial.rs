@@ -22,6 +22,8 @@
 //! printed. One `#[test]` runs every case in sequence so that nothing else
 //! allocates while the limit is on, and a panic hook lifts the limit before a
 //! panic message is formatted.
+// The readers, writers and files these tests use need std (tests/core.rs runs without it).
+#![cfg(feature = "std")]
 
 use std::alloc::System;
 use std::io::Cursor;

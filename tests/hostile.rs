@@ -3,6 +3,8 @@
 //! the baseline (exceeding it aborts the test binary) and records the peak.
 //!
 //! One #[test] runs all cases in sequence so the allocator's peak belongs to them alone.
+// The readers, writers and files these tests use need std (tests/core.rs runs without it).
+#![cfg(feature = "std")]
 
 use std::alloc::System;
 use std::io::{Cursor, Read};
@@ -113,8 +115,42 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// The cases above as files, committed under `tests/hostile/` for the front ends' suites (the
+/// DuckDB extension's and the Python package's tests read every hostile file from there).
+/// `NPYGUARD_BLESS=1` rewrites them; otherwise a committed file that differs from its case,
+/// or a case without its file, fails. Called by the one test below (a second test would run
+/// on another thread under the same counting allocator).
+fn check_committed_hostile_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let bless = std::env::var_os("NPYGUARD_BLESS").is_some();
+    let mut names = Vec::new();
+    for c in cases() {
+        let path = dir.join(format!("{}.npy", c.name));
+        names.push(format!("{}.npy", c.name));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &c.bytes).unwrap();
+        }
+        let committed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            committed == c.bytes,
+            "{} differs from its case (NPYGUARD_BLESS=1 rewrites it)",
+            path.display()
+        );
+    }
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".npy"))
+        .collect();
+    on_disk.sort();
+    names.sort();
+    assert_eq!(on_disk, names, "tests/hostile/ holds exactly the cases");
+}
+
 #[test]
 fn hostile_inputs_are_rejected_in_bounded_memory() {
+    check_committed_hostile_files();
     let dir = std::env::temp_dir().join(format!("npyguard-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let baseline = ALLOC.allocated();

@@ -376,36 +376,48 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
     let any = |u: &mut Unstructured<'_>| u.arbitrary::<u8>();
     Ok(match dtype {
         // Any byte: NumPy keeps non-canonical bool bytes (2, 0xff), and so must a round trip.
-        Dtype::Bool => ArrayData::Bool(values(u, n, any)?),
-        Dtype::I8 => ArrayData::I8(values(u, n, |u| u.arbitrary())?),
-        Dtype::U8 => ArrayData::U8(values(u, n, any)?),
-        Dtype::I16(_) => ArrayData::I16(values(u, n, |u| u.arbitrary())?),
-        Dtype::I32(_) => ArrayData::I32(values(u, n, |u| u.arbitrary())?),
-        Dtype::I64(_) => ArrayData::I64(values(u, n, |u| u.arbitrary())?),
-        Dtype::U16(_) => ArrayData::U16(values(u, n, |u| u.arbitrary())?),
-        Dtype::U32(_) => ArrayData::U32(values(u, n, |u| u.arbitrary())?),
-        Dtype::U64(_) => ArrayData::U64(values(u, n, |u| u.arbitrary())?),
-        Dtype::F16(_) => ArrayData::F16(values(u, n, |u| u.arbitrary())?),
-        Dtype::F32(_) => ArrayData::F32(values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?),
-        Dtype::F64(_) => ArrayData::F64(values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?),
-        Dtype::C64(_) => ArrayData::C64(values(u, n, |u| {
-            Ok([
-                f32::from_bits(u.arbitrary()?),
-                f32::from_bits(u.arbitrary()?),
-            ])
-        })?),
-        Dtype::C128(_) => ArrayData::C128(values(u, n, |u| {
-            Ok([
-                f64::from_bits(u.arbitrary()?),
-                f64::from_bits(u.arbitrary()?),
-            ])
-        })?),
-        Dtype::Bytes(k) => ArrayData::Bytes(values(u, n * k, any)?),
-        Dtype::Unicode(k, _) => ArrayData::Unicode(values(u, n * k, |u| u.arbitrary::<char>())?),
-        Dtype::Void(k) => ArrayData::Void(values(u, n * k, any)?),
-        Dtype::DateTime(..) => ArrayData::DateTime(values(u, n, |u| u.arbitrary())?),
-        Dtype::TimeDelta(..) => ArrayData::TimeDelta(values(u, n, |u| u.arbitrary())?),
-        Dtype::Record(r) => ArrayData::Record(values(u, n * r.itemsize, any)?),
+        Dtype::Bool => ArrayData::Bool((values(u, n, any)?).into()),
+        Dtype::I8 => ArrayData::I8((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::U8 => ArrayData::U8((values(u, n, any)?).into()),
+        Dtype::I16(_) => ArrayData::I16((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::I32(_) => ArrayData::I32((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::I64(_) => ArrayData::I64((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::U16(_) => ArrayData::U16((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::U32(_) => ArrayData::U32((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::U64(_) => ArrayData::U64((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::F16(_) => ArrayData::F16((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::F32(_) => {
+            ArrayData::F32((values(u, n, |u| Ok(f32::from_bits(u.arbitrary()?)))?).into())
+        }
+        Dtype::F64(_) => {
+            ArrayData::F64((values(u, n, |u| Ok(f64::from_bits(u.arbitrary()?)))?).into())
+        }
+        Dtype::C64(_) => ArrayData::C64(
+            (values(u, n, |u| {
+                Ok([
+                    f32::from_bits(u.arbitrary()?),
+                    f32::from_bits(u.arbitrary()?),
+                ])
+            })?)
+            .into(),
+        ),
+        Dtype::C128(_) => ArrayData::C128(
+            (values(u, n, |u| {
+                Ok([
+                    f64::from_bits(u.arbitrary()?),
+                    f64::from_bits(u.arbitrary()?),
+                ])
+            })?)
+            .into(),
+        ),
+        Dtype::Bytes(k) => ArrayData::Bytes((values(u, n * k, any)?).into()),
+        Dtype::Unicode(k, _) => {
+            ArrayData::Unicode((values(u, n * k, |u| u.arbitrary::<char>())?).into())
+        }
+        Dtype::Void(k) => ArrayData::Void((values(u, n * k, any)?).into()),
+        Dtype::DateTime(..) => ArrayData::DateTime((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::TimeDelta(..) => ArrayData::TimeDelta((values(u, n, |u| u.arbitrary())?).into()),
+        Dtype::Record(r) => ArrayData::Record((values(u, n * r.itemsize, any)?).into()),
         other => panic!("the generator made a dtype the harness does not know: {other:?}"),
     })
 }

@@ -11,7 +11,8 @@
 //!   payload is exactly the bytes after the header, and the bytes the writer
 //!   makes of it read back to the same array;
 //! * allowing trailing bytes changes nothing but `TrailingBytes` errors;
-//! * the typed reader agrees with the dynamic one for the element types it has.
+//! * the typed reader agrees with the dynamic one for the element types it has;
+//! * reading into a huge-page mapping (threshold 1 byte) gives the same as into a `Vec`.
 
 use std::io::{Cursor, Read};
 
@@ -76,12 +77,21 @@ pub fn run(data: &[u8]) {
             },
             &opts,
         );
+        // The whole payload read straight into a huge-page mapping (the default threshold,
+        // 4 MiB, is above this target's file limit, so `whole` reads into a `Vec`).
+        let mapped = read_bytes(data, &opts.clone().with_huge_page_threshold(1));
         let w = outcome(&whole);
         assert_same(
             &format!("read_bytes (trailing {allow})"),
             &w,
             "read_from",
             &outcome(&streamed),
+        );
+        assert_same(
+            "read_bytes",
+            &w,
+            "read_bytes (huge-page buffer)",
+            &outcome(&mapped),
         );
         assert_same(
             "read_bytes",
@@ -173,7 +183,10 @@ fn check_array(a: &Array, data: &[u8], allow_trailing: bool) {
 
 /// The typed reader gives the same values as the dynamic one (or `TypeMismatch`).
 fn typed_agrees(a: &Array, data: &[u8]) {
-    let opts = ReadOptions::default().with_allow_trailing_bytes(true);
+    // Threshold 1 byte: the typed buffer is a huge-page mapping whenever it is read whole.
+    let opts = ReadOptions::default()
+        .with_allow_trailing_bytes(true)
+        .with_huge_page_threshold(1);
     fn check<T: npyguard::Element>(a: &Array, data: &[u8], opts: &ReadOptions) {
         match NpyArray::<T>::read_bytes(data, opts) {
             Ok(t) => {

@@ -242,7 +242,7 @@ fn typed(array: &Array, bytes: &[u8]) {
                 array.header().clone(),
                 npyguard::ArrayData::Bool(match array.data() {
                     npyguard::ArrayData::Bool(v) => v.iter().map(|&b| u8::from(b != 0)).collect(),
-                    _ => Vec::new(),
+                    _ => Vec::new().into(),
                 }),
             )
             .unwrap_or_else(|e| panic!("canonical bool array: {e}"));

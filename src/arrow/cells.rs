@@ -34,8 +34,8 @@ pub(super) trait Cell: Copy + Default {
     /// Owned storage of an array's units: Arrow's shared buffer where Arrow's layout is
     /// NumPy's (slices of it are then free), else the vector itself.
     type Owned: std::fmt::Debug;
-    /// Moves `units` into owned storage (no copy).
-    fn own(units: Vec<Self>) -> Self::Owned;
+    /// Moves `units` into owned storage (no copy, also for a mapped buffer).
+    fn own(units: crate::Buffer<Self>) -> Self::Owned;
     /// The units of owned storage.
     fn borrow(owned: &Self::Owned) -> &[Self];
     /// `units` holding `n` elements of `kind` as an Arrow array.
@@ -62,8 +62,18 @@ pub(super) trait Native: ArrowNativeType + Default {
 impl<T: Native> Cell for T {
     type Owned = ScalarBuffer<T>;
 
-    fn own(units: Vec<T>) -> ScalarBuffer<T> {
-        ScalarBuffer::from(units)
+    fn own(units: crate::Buffer<T>) -> ScalarBuffer<T> {
+        match units.into_mapped_bytes() {
+            // A page-aligned mapping of whole values: Arrow shares it (no copy).
+            Ok(bytes) => {
+                let len = bytes
+                    .len()
+                    .checked_div(std::mem::size_of::<T>())
+                    .unwrap_or(0);
+                ScalarBuffer::new(Buffer::from(bytes), 0, len)
+            }
+            Err(heap) => ScalarBuffer::from(heap.into_vec()),
+        }
     }
 
     fn borrow(owned: &ScalarBuffer<T>) -> &[T] {
@@ -164,13 +174,13 @@ impl Native for i64 {
 macro_rules! complex_cell {
     ($($part:ty => $arrow:ty;)*) => {$(
         impl Cell for [$part; 2] {
-            type Owned = Vec<[$part; 2]>;
+            type Owned = crate::Buffer<[$part; 2]>;
 
-            fn own(units: Vec<[$part; 2]>) -> Vec<[$part; 2]> {
+            fn own(units: crate::Buffer<[$part; 2]>) -> crate::Buffer<[$part; 2]> {
                 units
             }
 
-            fn borrow(owned: &Vec<[$part; 2]>) -> &[[$part; 2]] {
+            fn borrow(owned: &crate::Buffer<[$part; 2]>) -> &[[$part; 2]] {
                 owned
             }
 
@@ -192,13 +202,13 @@ complex_cell! {
 
 /// `U` characters as Utf8, trailing NULs stripped.
 impl Cell for char {
-    type Owned = Vec<char>;
+    type Owned = crate::Buffer<char>;
 
-    fn own(units: Vec<char>) -> Vec<char> {
+    fn own(units: crate::Buffer<char>) -> crate::Buffer<char> {
         units
     }
 
-    fn borrow(owned: &Vec<char>) -> &[char] {
+    fn borrow(owned: &crate::Buffer<char>) -> &[char] {
         owned
     }
 

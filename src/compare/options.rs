@@ -175,7 +175,7 @@ impl CompareOptions {
     /// use npyguard::compare::{compare, CompareOptions};
     /// use npyguard::{Array, ArrayData, Dtype, Endian, Header};
     /// let c = |v: Vec<[f64; 2]>| {
-    ///     Array::new(Header::new(Dtype::C128(Endian::Little), vec![v.len()], false).unwrap(), ArrayData::C128(v)).unwrap()
+    ///     Array::new(Header::new(Dtype::C128(Endian::Little), vec![v.len()], false).unwrap(), ArrayData::C128(v.into())).unwrap()
     /// };
     /// // The imaginary part is off by 100%, the modulus by 1e-16.
     /// let a = c(vec![[1e6, 2e-10]]);

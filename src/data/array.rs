@@ -14,6 +14,7 @@
 //! assert!(matches!(back.data(), ArrayData::F64(v) if v == &[1.5, -2.0, 3.25, 4.0]));
 //! ```
 
+use crate::data::buffer::Buffer;
 use crate::data::codec::check_record_text;
 use crate::data::element::Element;
 use crate::data::layout;
@@ -22,6 +23,7 @@ use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
+use crate::prelude::*;
 
 /// An array of any dtype: its validated header and its values.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +48,7 @@ impl Array {
     /// [`Array::new`] without the text check, for data `push_bytes` decoded (and so checked).
     fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
-        if std::mem::discriminant(&expected) != std::mem::discriminant(&data) {
+        if core::mem::discriminant(&expected) != core::mem::discriminant(&data) {
             return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,
                 format!("data for dtype {}", header.dtype().typestr()),
@@ -128,11 +130,11 @@ impl Array {
 
     /// The array in C order without a copy when it already is (a reindexed copy otherwise):
     /// what every reader of logical order uses.
-    pub(crate) fn as_c_order(&self) -> std::borrow::Cow<'_, Array> {
+    pub(crate) fn as_c_order(&self) -> alloc::borrow::Cow<'_, Array> {
         if self.fortran_order() {
-            std::borrow::Cow::Owned(self.to_c_order())
+            alloc::borrow::Cow::Owned(self.to_c_order())
         } else {
-            std::borrow::Cow::Borrowed(self)
+            alloc::borrow::Cow::Borrowed(self)
         }
     }
 
@@ -273,7 +275,7 @@ impl Array {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NpyArray<T> {
     header: Header,
-    data: Vec<T>,
+    data: Buffer<T>,
 }
 
 impl<T: Element> NpyArray<T> {
@@ -301,10 +303,13 @@ impl<T: Element> NpyArray<T> {
             )
             .found(format!("{} elements", data.len())));
         }
-        Ok(NpyArray { header, data })
+        Ok(NpyArray {
+            header,
+            data: data.into(),
+        })
     }
 
-    pub(crate) fn from_parts(header: Header, data: Vec<T>) -> NpyArray<T> {
+    pub(crate) fn from_parts(header: Header, data: Buffer<T>) -> NpyArray<T> {
         NpyArray { header, data }
     }
 
@@ -328,8 +333,15 @@ impl<T: Element> NpyArray<T> {
         &self.data
     }
 
-    /// The values in the file's memory order.
+    /// The values in the file's memory order, as a `Vec`: moved when they are in one,
+    /// copied when a large read put them in a huge-page mapping (see [`Buffer`];
+    /// [`into_buffer`](NpyArray::into_buffer) never copies).
     pub fn into_vec(self) -> Vec<T> {
+        self.data.into_vec()
+    }
+
+    /// The values in the file's memory order, where they are (no copy).
+    pub fn into_buffer(self) -> Buffer<T> {
         self.data
     }
 
@@ -338,8 +350,30 @@ impl<T: Element> NpyArray<T> {
         if self.fortran_order() {
             layout::fortran_to_c(&self.data, self.shape())
         } else {
-            self.data.clone()
+            self.data.to_vec()
         }
+    }
+
+    /// The array in C (row-major) order: itself when it already is, else reindexed into a
+    /// new buffer (huge-page memory when large, as reads use; no pre-filling pass) on two
+    /// threads for large arrays.
+    ///
+    /// ```
+    /// use npyguard::{Endian, NpyArray};
+    /// // [[1, 2, 3], [4, 5, 6]] stored in Fortran order.
+    /// let f = NpyArray::from_vec_with(vec![1u16, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+    /// let c = f.into_c_order();
+    /// assert!(!c.fortran_order());
+    /// assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub fn into_c_order(self) -> NpyArray<T> {
+        if !self.fortran_order() {
+            return self;
+        }
+        let data = layout::fortran_to_c_buffer(T::direct(), &self.data, self.shape(), 1);
+        let mut header = self.header;
+        header.set_fortran_order(false);
+        NpyArray { header, data }
     }
 
     /// The element at a logical (row-major) multi-index, whatever the memory order.
@@ -375,7 +409,7 @@ impl<T: Element> NpyArray<T> {
     /// ```
     /// use npyguard::{ArrayData, NpyArray};
     /// let a = NpyArray::from_vec(vec![1i32, 2, 3], vec![3]).unwrap();
-    /// assert_eq!(a.into_array().data(), &ArrayData::I32(vec![1, 2, 3]));
+    /// assert_eq!(a.into_array().data(), &ArrayData::I32(vec![1, 2, 3].into()));
     /// ```
     pub fn into_array(self) -> Array {
         Array::from_parts(self.header, T::into_data(self.data))

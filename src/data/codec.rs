@@ -9,17 +9,21 @@
 //! ```
 //! use npyguard::{read_bytes, write, Array, ArrayData, Dtype, Endian, Header, ReadOptions};
 //! let header = Header::new(Dtype::C64(Endian::Big), vec![1], false).unwrap();
-//! let a = Array::new(header, ArrayData::C64(vec![[1.5, -2.0]])).unwrap();
+//! let a = Array::new(header, ArrayData::C64(vec![[1.5, -2.0]].into())).unwrap();
 //! let back = read_bytes(&write::to_vec(&a).unwrap(), &ReadOptions::default()).unwrap();
-//! assert_eq!(back.data(), &ArrayData::C64(vec![[1.5, -2.0]]));
+//! assert_eq!(back.data(), &ArrayData::C64(vec![[1.5, -2.0]].into()));
 //! ```
 
+use crate::data::buffer::Direct;
 use crate::data::element::{decode_pairs, Element};
-use crate::data::storage::{with_units, ArrayData};
+use crate::data::layout;
+use crate::data::storage::{map_units, with_units, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian, Record};
+use crate::prelude::*;
 
 /// A type [`ArrayData`] stores: how runs of it are read from and written to file bytes.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
 pub(crate) trait Unit: Copy {
     /// Decodes every whole unit of `bytes` and appends them; `offset` is the file offset
     /// of `bytes[0]`, for errors.
@@ -30,6 +34,11 @@ pub(crate) trait Unit: Copy {
 
     /// The values as bytes, when their encoding is their memory (one-byte units).
     fn as_bytes(_values: &[Self]) -> Option<&[u8]> {
+        None
+    }
+
+    /// How runs of this unit are read straight into a fresh buffer, when they can be.
+    fn direct() -> Option<Direct<Self>> {
         None
     }
 }
@@ -44,6 +53,9 @@ macro_rules! numeric_unit {
             }
             fn encode(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
                 <$t as Element>::encode_into(values, endian, out);
+            }
+            fn direct() -> Option<Direct<Self>> {
+                <$t as Element>::direct()
             }
         }
     )*};
@@ -60,6 +72,9 @@ impl Unit for u8 {
     }
     fn as_bytes(values: &[Self]) -> Option<&[u8]> {
         Some(values)
+    }
+    fn direct() -> Option<Direct<Self>> {
+        <u8 as Element>::direct()
     }
 }
 
@@ -100,11 +115,24 @@ impl ArrayData {
             check_record_text(r, bytes, offset)?;
         }
         let e = dtype.endian().unwrap_or(Endian::Little);
-        with_units!(self, v => Unit::decode(bytes, e, v, offset))
+        with_units!(self, v => Unit::decode(bytes, e, v.vec_mut(), offset))
+    }
+
+    /// Reindexes from Fortran to C order (`to_c == true`) or back, for an array of `shape`
+    /// whose elements are `per` stored units each. A large result of a plain-data family
+    /// goes to huge-page memory (no pre-filling pass: its pages fault in 2 MiB at a time).
+    pub(crate) fn reorder(&self, shape: &[usize], per: usize, to_c: bool) -> ArrayData {
+        let sh: Vec<usize> = if to_c {
+            shape.to_vec()
+        } else {
+            shape.iter().rev().copied().collect()
+        };
+        map_units!(self, v => layout::fortran_to_c_buffer(Unit::direct(), v, &sh, per))
     }
 
     /// Encodes the values in byte order `e`, at most `units` stored units at a
     /// time, passing each encoded chunk to `f` (so a writer needs only a bounded buffer).
+    #[cfg(feature = "std")]
     pub(crate) fn encode_chunks(
         &self,
         e: Endian,
@@ -115,6 +143,7 @@ impl ArrayData {
     }
 }
 
+#[cfg(feature = "std")]
 fn encode_in_chunks<T: Unit>(
     values: &[T],
     e: Endian,

@@ -13,8 +13,10 @@
 //! assert_eq!(out, vec![0x0102, -1]);
 //! ```
 
+use crate::data::buffer::{Buffer, Direct};
 use crate::data::storage::ArrayData;
 use crate::format::dtype::{Dtype, Endian};
+use crate::prelude::*;
 
 mod sealed {
     pub trait Sealed {}
@@ -22,7 +24,7 @@ mod sealed {
 
 /// A Rust type that a `.npy` element decodes to exactly.
 pub trait Element:
-    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static
+    Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + sealed::Sealed + 'static
 {
     /// Size of one element in bytes.
     const SIZE: usize;
@@ -72,15 +74,23 @@ pub trait Element:
         None
     }
 
+    /// How this type is read straight from a file into a fresh buffer, when it can be
+    /// (every bit pattern a value; feature `bytemuck`).
+    #[doc(hidden)]
+    #[allow(private_interfaces)]
+    fn direct() -> Option<Direct<Self>> {
+        None
+    }
+
     /// The values of `data` when it holds this type's variant (moved, not copied;
     /// `f2` and complex values are converted in one pass), else `data` back.
     #[doc(hidden)]
-    fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData>;
+    fn take_data(data: ArrayData) -> Result<Buffer<Self>, ArrayData>;
 
     /// The values as the [`ArrayData`] variant of this type (moved, not copied, where
     /// the representations agree).
     #[doc(hidden)]
-    fn into_data(values: Vec<Self>) -> ArrayData;
+    fn into_data(values: Buffer<Self>) -> ArrayData;
 }
 
 /// The one complex decoder: pairs of `F` (real, imaginary) from `bytes`.
@@ -96,13 +106,13 @@ pub(crate) fn decode_pairs<F: Element>(bytes: &[u8], endian: Endian, out: &mut V
 /// `take_data`/`into_data` for a type stored as-is in the [`ArrayData`] variant `$variant`.
 macro_rules! same_variant_data {
     ($variant:ident) => {
-        fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+        fn take_data(data: ArrayData) -> Result<Buffer<Self>, ArrayData> {
             match data {
                 ArrayData::$variant(v) => Ok(v),
                 other => Err(other),
             }
         }
-        fn into_data(values: Vec<Self>) -> ArrayData {
+        fn into_data(values: Buffer<Self>) -> ArrayData {
             ArrayData::$variant(values)
         }
     };
@@ -166,6 +176,11 @@ macro_rules! numeric_element {
             fn bytes_of(values: &[Self]) -> Option<&[u8]> {
                 Some(bytemuck::cast_slice(values))
             }
+            #[cfg(feature = "bytemuck")]
+            #[allow(private_interfaces)]
+            fn direct() -> Option<Direct<Self>> {
+                Some(Direct::pod(<$t as Element>::swap_bytes_in_place))
+            }
             fn swap_bytes_in_place(values: &mut [Self]) {
                 values.iter_mut().for_each(|v| {
                     *v = <$t>::from_ne_bytes({
@@ -219,6 +234,11 @@ macro_rules! byte_element {
 
 byte_element!(u8, U8, |&b| b, |&v| v, {
     same_variant_data!(U8);
+    #[cfg(feature = "bytemuck")]
+    #[allow(private_interfaces)]
+    fn direct() -> Option<Direct<Self>> {
+        Some(Direct::pod(|_| {}))
+    }
     fn cast_slice(bytes: &[u8]) -> Option<&[Self]> {
         Some(bytes)
     }
@@ -231,6 +251,11 @@ byte_element!(
     {
         same_variant_data!(I8);
         #[cfg(feature = "bytemuck")]
+        #[allow(private_interfaces)]
+        fn direct() -> Option<Direct<Self>> {
+            Some(Direct::pod(|_| {}))
+        }
+        #[cfg(feature = "bytemuck")]
         fn cast_slice(bytes: &[u8]) -> Option<&[Self]> {
             Some(bytemuck::cast_slice(bytes))
         }
@@ -239,14 +264,14 @@ byte_element!(
 // NumPy reads any non-zero byte as True and writes True as 1. `ArrayData::Bool` keeps the
 // file's bytes (as NumPy's memory does), so the typed values convert from and to them.
 byte_element!(bool, Bool, |&b| b != 0, |&v| u8::from(v), {
-    fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+    fn take_data(data: ArrayData) -> Result<Buffer<Self>, ArrayData> {
         match data {
-            ArrayData::Bool(v) => Ok(v.into_iter().map(|b| b != 0).collect()),
+            ArrayData::Bool(v) => Ok(v.iter().map(|&b| b != 0).collect()),
             other => Err(other),
         }
     }
-    fn into_data(values: Vec<Self>) -> ArrayData {
-        ArrayData::Bool(values.into_iter().map(u8::from).collect())
+    fn into_data(values: Buffer<Self>) -> ArrayData {
+        ArrayData::Bool(values.iter().map(|&b| u8::from(b)).collect())
     }
 });
 
@@ -280,14 +305,14 @@ mod half_impl {
             let bits: Vec<u16> = values.iter().map(|v| v.to_bits()).collect();
             u16::encode_into(&bits, endian, out);
         }
-        fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+        fn take_data(data: ArrayData) -> Result<Buffer<Self>, ArrayData> {
             match data {
-                ArrayData::F16(v) => Ok(v.into_iter().map(f16::from_bits).collect()),
+                ArrayData::F16(v) => Ok(v.iter().map(|&b| f16::from_bits(b)).collect()),
                 other => Err(other),
             }
         }
-        fn into_data(values: Vec<Self>) -> ArrayData {
-            ArrayData::F16(values.into_iter().map(f16::to_bits).collect())
+        fn into_data(values: Buffer<Self>) -> ArrayData {
+            ArrayData::F16(values.iter().map(|v| v.to_bits()).collect())
         }
     }
 }
@@ -328,16 +353,16 @@ mod complex_impl {
                     let parts: Vec<$f> = values.iter().flat_map(|c| [c.re, c.im]).collect();
                     <$f>::encode_into(&parts, endian, out);
                 }
-                fn take_data(data: ArrayData) -> Result<Vec<Self>, ArrayData> {
+                fn take_data(data: ArrayData) -> Result<Buffer<Self>, ArrayData> {
                     match data {
                         ArrayData::$variant(v) => {
-                            Ok(v.into_iter().map(|[re, im]| Complex::new(re, im)).collect())
+                            Ok(v.iter().map(|&[re, im]| Complex::new(re, im)).collect())
                         }
                         other => Err(other),
                     }
                 }
-                fn into_data(values: Vec<Self>) -> ArrayData {
-                    ArrayData::$variant(values.into_iter().map(|c| [c.re, c.im]).collect())
+                fn into_data(values: Buffer<Self>) -> ArrayData {
+                    ArrayData::$variant(values.iter().map(|c| [c.re, c.im]).collect())
                 }
             }
         };

@@ -15,6 +15,10 @@
 //! assert_eq!(c_to_fortran(&c, &[2, 3]), f);
 //! ```
 
+use crate::data::buffer::{Buffer, Direct};
+use crate::limits::DEFAULT_HUGE_PAGE_THRESHOLD;
+use crate::prelude::*;
+
 /// Side of the square tiles [`transpose_into`] works in (a tile of `f64` is 8 KiB).
 const TILE: usize = 32;
 
@@ -53,7 +57,12 @@ pub(crate) fn transpose_into<T: Copy>(
     for i0 in (0..n).step_by(TILE) {
         let i1 = i0.saturating_add(TILE).min(n);
         for j0 in (0..m).step_by(TILE) {
-            for j in j0..j0.saturating_add(TILE).min(m) {
+            let j1 = j0.saturating_add(TILE).min(m);
+            let full = i1.saturating_sub(i0) == TILE && j1.saturating_sub(j0) == TILE;
+            if per == 1 && full && full_tile(from, src, to, dst, i0, j0) {
+                continue;
+            }
+            for j in j0..j1 {
                 let first = src
                     .off
                     .saturating_add(j.saturating_mul(src.ld))
@@ -75,6 +84,71 @@ pub(crate) fn transpose_into<T: Copy>(
         }
     }
     whole
+}
+
+/// Side of the blocks a full tile of one-unit elements moves in: eight runs of eight
+/// values read, then written as eight runs of eight (a block stays in registers, and bounds
+/// are checked once per run instead of once per value).
+const BLOCK: usize = 8;
+
+/// Moves the full `TILE` × `TILE` tile at (`i0`, `j0`) of one-unit elements block by block;
+/// `false` (the caller then moves it value by value) when a block lies outside a buffer.
+fn full_tile<T: Copy>(
+    from: &[T],
+    src: Strided,
+    to: &mut [T],
+    dst: Strided,
+    i0: usize,
+    j0: usize,
+) -> bool {
+    for bi in (i0..i0.saturating_add(TILE)).step_by(BLOCK) {
+        for bj in (j0..j0.saturating_add(TILE)).step_by(BLOCK) {
+            if !block(from, src, to, dst, bi, bj) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Moves the `BLOCK` × `BLOCK` block at (`i0`, `j0`): reads `BLOCK` runs along `i`, writes
+/// `BLOCK` runs along `j`.
+fn block<T: Copy>(
+    from: &[T],
+    src: Strided,
+    to: &mut [T],
+    dst: Strided,
+    i0: usize,
+    j0: usize,
+) -> bool {
+    let mut runs: [Option<&[T; BLOCK]>; BLOCK] = [None; BLOCK];
+    for (jj, run) in runs.iter_mut().enumerate() {
+        let s = src
+            .off
+            .saturating_add(j0.saturating_add(jj).saturating_mul(src.ld))
+            .saturating_add(i0);
+        *run = from
+            .get(s..s.saturating_add(BLOCK))
+            .and_then(|r| r.try_into().ok());
+        if run.is_none() {
+            return false;
+        }
+    }
+    for ii in 0..BLOCK {
+        let d = dst
+            .off
+            .saturating_add(i0.saturating_add(ii).saturating_mul(dst.ld))
+            .saturating_add(j0);
+        let Some(out) = to.get_mut(d..d.saturating_add(BLOCK)) else {
+            return false;
+        };
+        for (o, run) in out.iter_mut().zip(runs.iter().flatten()) {
+            if let Some(&v) = run.get(ii) {
+                *o = v;
+            }
+        }
+    }
+    true
 }
 
 /// Writes the `per`-unit elements of `run` to elements `at`, `at + step`, … of `to`.
@@ -135,35 +209,91 @@ pub(crate) fn fortran_to_c_units<T: Copy + Send + Sync>(
     shape: &[usize],
     per: usize,
 ) -> Vec<T> {
-    let units = element_count(shape).and_then(|c| c.checked_mul(per));
-    // Pre-filled by one sequential copy: faulting the pages in sequentially is much cheaper
-    // than faulting them in the scattered order of the tile writes (measured).
+    // Pre-filled by one sequential copy: faulting 4 KiB pages in sequentially is much
+    // cheaper than faulting them in the scattered order of the tile writes (measured).
     let mut out = data.to_vec();
-    let Some(&rows) = shape.first() else {
-        return out;
-    };
+    fortran_to_c_into(data, shape, per, &mut out);
+    out
+}
+
+/// [`fortran_to_c_units`] into a fresh [`Buffer`]: huge-page memory for large arrays of a
+/// type with a [`Direct`] reading (no pre-filling pass: the pages fault in 2 MiB at a
+/// time), else a pre-filled `Vec`.
+pub(crate) fn fortran_to_c_buffer<T: Copy + Send + Sync>(
+    direct: Option<Direct<T>>,
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+) -> Buffer<T> {
+    match direct {
+        Some(d) => {
+            let mut out = (d.fresh)(data.len(), DEFAULT_HUGE_PAGE_THRESHOLD);
+            fortran_to_c_into(data, shape, per, &mut out);
+            out
+        }
+        None => fortran_to_c_units(data, shape, per).into(),
+    }
+}
+
+/// [`fortran_to_c_units`] into `out`, which must be as long as `data` (else it is left as it
+/// is); `data` that does not hold `shape` is copied unchanged. Arrays of [`PARALLEL_UNITS`] or more are
+/// reindexed on two threads.
+pub(crate) fn fortran_to_c_into<T: Copy + Send + Sync>(
+    data: &[T],
+    shape: &[usize],
+    per: usize,
+    out: &mut [T],
+) {
+    if out.len() != data.len() {
+        return;
+    }
+    let units = element_count(shape).and_then(|c| c.checked_mul(per));
+    let rows = shape.first().copied().unwrap_or(0);
     if shape.len() < 2 || per == 0 || Some(data.len()) != units || units == Some(0) {
-        return out;
+        // Nothing to reindex (one axis, or not this shape's data): the values as they are.
+        out.copy_from_slice(data);
+        return;
     }
     // In C order the first axis is the slowest, so rows `0..h` of the output are its first
     // `h * row_units` units: the two halves are disjoint slices, reindexed on two threads.
     let row_units = units.unwrap_or(0).checked_div(rows).unwrap_or(0);
     let threads = if units.unwrap_or(0) >= PARALLEL_UNITS {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+        parallelism()
     } else {
         1
     };
     let h = rows.checked_div(threads).unwrap_or(rows);
     if threads < 2 || h == 0 {
-        reindex_rows(data, shape, per, 0..rows, &mut out);
-        return out;
+        reindex_rows(data, shape, per, 0..rows, out);
+        return;
     }
     let (top, bottom) = out.split_at_mut(h.saturating_mul(row_units).min(units.unwrap_or(0)));
+    in_parallel(
+        || reindex_rows(data, shape, per, 0..h, top),
+        || reindex_rows(data, shape, per, h..rows, bottom),
+    );
+}
+
+/// Threads the reindex may use: two where the system has them (std), else one.
+fn parallelism() -> usize {
+    #[cfg(feature = "std")]
+    return std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+    #[cfg(not(feature = "std"))]
+    1
+}
+
+/// Runs `a` on a scoped thread and `b` on this one (both here, in turn, without std).
+fn in_parallel(a: impl FnOnce() + Send, b: impl FnOnce()) {
+    #[cfg(feature = "std")]
     std::thread::scope(|s| {
-        s.spawn(|| reindex_rows(data, shape, per, 0..h, top));
-        reindex_rows(data, shape, per, h..rows, bottom);
+        s.spawn(a);
+        b();
     });
-    out
+    #[cfg(not(feature = "std"))]
+    {
+        a();
+        b();
+    }
 }
 
 /// Arrays of at least this many units are reindexed on two threads (below, a thread's start
@@ -177,7 +307,7 @@ fn reindex_rows<T: Copy>(
     data: &[T],
     shape: &[usize],
     per: usize,
-    rows: std::ops::Range<usize>,
+    rows: core::ops::Range<usize>,
     out: &mut [T],
 ) {
     let Some(&cols) = shape.last() else { return };

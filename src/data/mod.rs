@@ -3,6 +3,7 @@
 //! Fortran ↔ C reindexing.
 
 pub(crate) mod array;
+pub(crate) mod buffer;
 pub(crate) mod codec;
 pub(crate) mod element;
 pub(crate) mod layout;

@@ -13,11 +13,11 @@
 //! ```
 //! use npyguard::{ArrayData, NpyArray};
 //! let a = NpyArray::from_vec(vec![1u16, 2], vec![2]).unwrap().into_array();
-//! assert_eq!(a.data(), &ArrayData::U16(vec![1, 2]));
+//! assert_eq!(a.data(), &ArrayData::U16(vec![1, 2].into()));
 //! ```
 
-use crate::data::layout;
 use crate::format::dtype::Dtype;
+use crate::prelude::*;
 
 /// The table of dtype families: `Variant(unit type) for pattern => units per element`,
 /// each row documented. `$d` is a literal `$`, so that the dispatch macros defined here can
@@ -75,7 +75,7 @@ macro_rules! dtype_families {
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum ArrayData {
-            $( $(#[$doc])* $variant(Vec<$unit>), )*
+            $( $(#[$doc])* $variant($crate::data::buffer::Buffer<$unit>), )*
         }
 
         /// Runs `$body` with `$v` bound to the vector inside `$data`, whatever its variant
@@ -94,7 +94,9 @@ macro_rules! dtype_families {
             ($d data:expr, $d v:ident => $d body:expr) => {
                 match $d data {
                     $( $crate::data::storage::ArrayData::$variant($d v) => {
-                        $crate::data::storage::ArrayData::$variant($d body)
+                        $crate::data::storage::ArrayData::$variant(
+                            $crate::data::buffer::Buffer::from($d body),
+                        )
                     } )*
                 }
             };
@@ -124,7 +126,7 @@ macro_rules! dtype_families {
             pub(crate) fn with_capacity(dtype: &Dtype, capacity: usize) -> ArrayData {
                 let units = capacity.saturating_mul(units_per_element(dtype));
                 match dtype {
-                    $( $pat => ArrayData::$variant(Vec::with_capacity(units)), )*
+                    $( $pat => ArrayData::$variant(Vec::with_capacity(units).into()), )*
                 }
             }
         }
@@ -137,6 +139,11 @@ dtype_families!($);
 pub(crate) use {for_each_family, map_units, with_units};
 
 impl ArrayData {
+    /// Whether the values live in a huge-page mapping (see [`Buffer`](crate::Buffer)).
+    pub fn is_mapped(&self) -> bool {
+        with_units!(self, v => v.is_mapped())
+    }
+
     /// Number of stored units (elements for numeric types; bytes/chars for S, U, V, records).
     pub(crate) fn units(&self) -> usize {
         with_units!(self, v => v.len())
@@ -144,17 +151,6 @@ impl ArrayData {
 
     /// Reserves room for `units` more stored units.
     pub(crate) fn reserve_units(&mut self, units: usize) {
-        with_units!(self, v => v.reserve_exact(units))
-    }
-
-    /// Reindexes from Fortran to C order (`to_c == true`) or back, for an array of `shape`
-    /// whose elements are `per` stored units each.
-    pub(crate) fn reorder(&self, shape: &[usize], per: usize, to_c: bool) -> ArrayData {
-        let sh: Vec<usize> = if to_c {
-            shape.to_vec()
-        } else {
-            shape.iter().rev().copied().collect()
-        };
-        map_units!(self, v => layout::fortran_to_c_units(v, &sh, per))
+        with_units!(self, v => v.vec_mut().reserve_exact(units))
     }
 }

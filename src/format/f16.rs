@@ -15,6 +15,14 @@ pub(crate) fn f16_bits_to_f64(bits: u16) -> f64 {
 }
 
 /// Rounds `x` to the nearest IEEE binary16 value (ties to even) and returns its bits.
+/// `x` rounded to the nearest integer, ties to even, for `0 <= x < 2^52` (IEEE addition
+/// rounds so: past 2^52 a double has no fraction bits). Without std, as std's
+/// `round_ties_even` is not in `core`.
+fn round_ties_even(x: f64) -> f64 {
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    (x + TWO_52) - TWO_52
+}
+
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub(crate) fn f64_to_f16_bits(x: f64) -> u16 {
     let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
@@ -28,12 +36,12 @@ pub(crate) fn f64_to_f16_bits(x: f64) -> u16 {
     }
     if a < pow2(-14) {
         // Subnormal (or the smallest normal after rounding up: 1024 is its encoding too).
-        let m = (a * pow2(24)).round_ties_even() as u16;
+        let m = round_ties_even(a * pow2(24)) as u16;
         return sign | m;
     }
     let exp_field = u32::try_from(a.to_bits() >> 52).unwrap_or(0);
     let e = i32::try_from(exp_field).unwrap_or(0).saturating_sub(1023); // -14..=15
-    let m = (a * pow2(10i32.saturating_sub(e))).round_ties_even() as u32; // 1024..=2048
+    let m = round_ties_even(a * pow2(10i32.saturating_sub(e))) as u32; // 1024..=2048
     let biased = u32::try_from(e.saturating_add(15)).unwrap_or(0);
     let bits = biased
         .saturating_mul(1024)

@@ -16,10 +16,11 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Dtype;
 use crate::format::grammar::parse_dict;
-use crate::format::literal::{Dict, Literal, Value};
+use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::format::preamble::{Preamble, Version};
 use crate::limits::{MAX_DIMS, MAX_UNBACKED_ITEMS, NUMPY_MAX_HEADER_CHARS};
 use crate::options::ReadOptions;
+use crate::prelude::*;
 
 /// A validated `.npy` header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,7 +230,7 @@ impl Header {
     /// assert_eq!(h.payload_range(), 128..140);
     /// assert_eq!(h.payload_range().end, file.len() as u64);
     /// ```
-    pub fn payload_range(&self) -> std::ops::Range<u64> {
+    pub fn payload_range(&self) -> core::ops::Range<u64> {
         let end = self.payload_offset.saturating_add(self.payload_len as u64);
         self.payload_offset..end
     }
@@ -307,8 +308,10 @@ struct Keys<'a> {
     descr: &'a Literal,
     fortran: &'a Literal,
     shape: &'a Literal,
-    is_extra: Vec<bool>,
 }
+
+/// The keys NumPy's header has; any other key is extra.
+const KEYS: [&str; 3] = ["descr", "fortran_order", "shape"];
 
 /// Validates a parsed dict: the key set, then each value (descr, fortran_order, shape),
 /// then the sizes; extra entries are kept (moved out of the dict, not copied).
@@ -328,13 +331,16 @@ fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> 
     };
     let shape = shape(keys.shape)?;
     let (element_count, payload_len) = sizes(&dtype, &shape, keys.shape.offset as u64)?;
-    let is_extra = keys.is_extra;
-    let extra = dict
-        .entries
-        .into_iter()
-        .zip(is_extra)
-        .filter_map(|(e, x)| x.then_some((e.key, e.value)))
-        .collect();
+    // Each key appears once (checked), so exactly three entries means no extra one.
+    let extra = if dict.entries.len() == KEYS.len() {
+        Vec::new()
+    } else {
+        dict.entries
+            .into_iter()
+            .filter(|e| !KEYS.contains(&e.key.as_str()))
+            .map(|e| (e.key, e.value))
+            .collect()
+    };
     Ok(Header {
         version,
         dtype,
@@ -350,18 +356,16 @@ fn validate(dict: Dict, version: Version, opts: &ReadOptions) -> Result<Header> 
 /// Finds the three keys, each exactly once; other keys are extra (refused when numpy-strict).
 fn keys<'a>(dict: &'a Dict, opts: &ReadOptions) -> Result<Keys<'a>> {
     let (mut descr, mut fortran, mut shape) = (None, None, None);
-    let mut is_extra = vec![false; dict.entries.len()];
-    let mut seen = std::collections::HashSet::with_capacity(dict.entries.len());
-    for (e, extra) in dict.entries.iter().zip(is_extra.iter_mut()) {
-        if !seen.insert(e.key.as_str()) {
-            let again = format!("{:?} again (NumPy would silently keep the last one)", e.key);
-            let err = Error::new(
-                ErrorKind::DuplicateKey,
-                e.key_offset as u64,
-                "each key at most once",
-            );
-            return Err(err.found(again));
-        }
+    if let Some(e) = repeated_key(&dict.entries) {
+        let again = format!("{:?} again (NumPy would silently keep the last one)", e.key);
+        let err = Error::new(
+            ErrorKind::DuplicateKey,
+            e.key_offset as u64,
+            "each key at most once",
+        );
+        return Err(err.found(again));
+    }
+    for e in &dict.entries {
         let slot = match e.key.as_str() {
             "descr" => &mut descr,
             "fortran_order" => &mut fortran,
@@ -371,10 +375,7 @@ fn keys<'a>(dict: &'a Dict, opts: &ReadOptions) -> Result<Keys<'a>> {
                 let err = Error::new(ErrorKind::UnknownKey, e.key_offset as u64, expected);
                 return Err(err.found(format!("{other:?}")));
             }
-            _ => {
-                *extra = true;
-                continue;
-            }
+            _ => continue,
         };
         *slot = Some(&e.value);
     }
@@ -384,9 +385,24 @@ fn keys<'a>(dict: &'a Dict, opts: &ReadOptions) -> Result<Keys<'a>> {
         descr: descr.ok_or_else(|| missing("descr"))?,
         fortran: fortran.ok_or_else(|| missing("fortran_order"))?,
         shape: shape.ok_or_else(|| missing("shape"))?,
-        is_extra,
     })
 }
+
+/// The first entry whose key an earlier entry has. A header has a few keys, compared pair
+/// by pair; past [`LINEAR_KEYS`] an ordered set keeps the check O(n log n).
+fn repeated_key(entries: &[Entry]) -> Option<&Entry> {
+    if entries.len() <= LINEAR_KEYS {
+        return entries.iter().enumerate().find_map(|(k, e)| {
+            let earlier = entries.get(..k).unwrap_or_default();
+            earlier.iter().any(|p| p.key == e.key).then_some(e)
+        });
+    }
+    let mut seen = alloc::collections::BTreeSet::new();
+    entries.iter().find(|e| !seen.insert(e.key.as_str()))
+}
+
+/// Dicts of at most this many keys are checked for repeats pair by pair.
+const LINEAR_KEYS: usize = 8;
 
 /// The shape: a tuple of at most [`MAX_DIMS`] non-negative integers, each fitting `isize`.
 fn shape(lit: &Literal) -> Result<Vec<usize>> {
@@ -466,6 +482,38 @@ mod tests {
             1u64 << 62
         );
         assert_eq!(h(&big).unwrap_err().kind(), ErrorKind::ShapeOverflow);
+    }
+
+    /// Repeats are found the same way pair by pair (few keys) and through a hash set (many):
+    /// the first entry whose key came before, at its own offset.
+    #[test]
+    fn repeated_keys_are_found_with_few_and_many_keys() {
+        for extra in [0, 3, LINEAR_KEYS, LINEAR_KEYS + 5] {
+            let keys: String = (0..extra).map(|k| format!("'k{k}': 1, ")).collect();
+            let text = format!(
+                "{{{keys}'descr': '<f8', 'fortran_order': False, 'k0': 2, 'shape': (), 'descr': 1}}"
+            );
+            let e = h(&text).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::DuplicateKey, "{extra} extra keys");
+            let first_repeat = if extra > 0 {
+                text.find("'k0': 2").unwrap()
+            } else {
+                text.rfind("'descr'").unwrap()
+            };
+            assert_eq!(
+                e.offset(),
+                Some(10 + first_repeat as u64),
+                "{extra} extra keys"
+            );
+        }
+        let many: String = (0..LINEAR_KEYS + 5)
+            .map(|k| format!("'k{k}': 1, "))
+            .collect();
+        let ok = h(&format!(
+            "{{{many}'descr': '<f8', 'fortran_order': False, 'shape': ()}}"
+        ))
+        .unwrap();
+        assert_eq!(ok.extra().len(), LINEAR_KEYS + 5);
     }
 
     #[test]

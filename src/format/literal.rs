@@ -13,9 +13,10 @@
 //! assert_eq!(dict.to_string(), "{'shape': (2, 3), 'x': [True, None]}");
 //! ```
 
-use std::fmt;
+use core::fmt;
 
 use crate::format::repr::write_py_str;
+use crate::prelude::*;
 
 /// A Python integer literal: exact when it fits in `u64`, otherwise its decimal digits.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -79,8 +80,8 @@ impl PartialEq for Literal {
 }
 impl Eq for Literal {}
 
-impl std::hash::Hash for Literal {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+impl core::hash::Hash for Literal {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.value.hash(state);
     }
 }

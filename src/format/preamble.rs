@@ -13,6 +13,7 @@
 //! ```
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::prelude::*;
 
 /// The six magic bytes every `.npy` file starts with.
 pub const MAGIC: &[u8; 6] = b"\x93NUMPY";
@@ -69,8 +70,8 @@ impl Version {
     }
 }
 
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Version {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let [a, b] = self.bytes();
         write!(f, "{a}.{b}")
     }

@@ -11,7 +11,8 @@
 //! Python's Unicode database (category Cn) are not known here and are written
 //! raw, where Python would escape them (see grammar/DEVIATIONS.md).
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 /// Whether Python's `str.isprintable()` is true for `c` (see the module docs for the limits).
 pub fn is_printable(c: char) -> bool {
@@ -181,7 +182,7 @@ pub fn py_str(s: &str) -> String {
 /// assert_eq!(npyguard::repr::py_bytes(b"a\xe9'"), "b\"a\\xe9'\"");
 /// ```
 pub fn py_bytes(b: &[u8]) -> String {
-    use std::fmt::Write as _;
+    use core::fmt::Write as _;
     let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
         '"'
     } else {

@@ -40,7 +40,7 @@
 //!
 //! let bytes = appender.into_inner().into_inner();
 //! let grown = read_bytes(&bytes, &ReadOptions::default()).unwrap();
-//! assert_eq!(grown.data(), &ArrayData::I32(vec![1, 2, 3, 4, 5, 6]));
+//! assert_eq!(grown.data(), &ArrayData::I32(vec![1, 2, 3, 4, 5, 6].into()));
 //! assert_eq!(bytes, to_vec(&grown).unwrap()); // byte-identical to np.save
 //! ```
 
@@ -55,7 +55,8 @@ use crate::data::storage::units_per_element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
-use crate::io::read::{check_length, file_length, read_header};
+use crate::io::checks::check_length;
+use crate::io::read::{file_length, read_header};
 use crate::io::write::header_bytes;
 use crate::options::ReadOptions;
 
@@ -230,7 +231,7 @@ enum State {
 /// }
 /// drop(appender);
 /// let a = read_path(&path, &ReadOptions::default()).unwrap();
-/// assert_eq!(a.data(), &ArrayData::F64(vec![1.5, 0.0, 1.0, 2.0]));
+/// assert_eq!(a.data(), &ArrayData::F64(vec![1.5, 0.0, 1.0, 2.0].into()));
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 #[derive(Debug)]

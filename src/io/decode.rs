@@ -13,32 +13,48 @@
 //!     dec.feed(&[b]).unwrap();
 //! }
 //! let array = dec.finish().unwrap();
-//! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2]));
+//! assert_eq!(array.data(), &ArrayData::I16(vec![0x0102, -2].into()));
 //! ```
 
+#[cfg(feature = "std")]
+use std::io::{self, Read};
+
 use crate::data::array::Array;
+#[cfg(feature = "std")]
+use crate::data::buffer::{Buffer, Direct};
+#[cfg(feature = "std")]
+use crate::data::codec::{check_text, holds_unicode, Unit};
+#[cfg(feature = "std")]
 use crate::data::element::Element;
+#[cfg(feature = "std")]
+use crate::data::storage::with_units;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "std")]
+use crate::format::dtype::Endian;
 use crate::format::header::Header;
 use crate::limits::SPECULATIVE_BYTES;
+use crate::prelude::*;
 
-/// Where decoded elements go: the dynamic [`ArrayData`] or a typed `Vec<T>`.
+/// Where decoded elements go: the dynamic [`ArrayData`] or a typed [`Buffer<T>`].
 pub(crate) trait Sink {
     /// Reserves room for `elements` more elements.
     fn reserve(&mut self, header: &Header, elements: usize);
     /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()>;
 
+    #[cfg(feature = "std")]
     /// Reads `len` payload bytes from `r` straight into the sink's memory, when the
-    /// sink's type allows it; returns how many bytes arrived, or `None` when unsupported.
-    /// Callers use it only after checking that the input holds the whole payload.
+    /// sink's type allows it (a huge-page mapping when `len >= huge`); returns how many
+    /// bytes arrived, or `None` when unsupported. Callers use it only after checking that
+    /// the input holds the whole payload, and before anything was pushed.
     fn read_direct(
         &mut self,
         _header: &Header,
-        _r: &mut dyn std::io::Read,
+        _r: &mut dyn Read,
         _len: usize,
-    ) -> Option<std::io::Result<usize>> {
+        _huge: usize,
+    ) -> Option<io::Result<usize>> {
         None
     }
 }
@@ -51,43 +67,165 @@ impl Sink for ArrayData {
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
         self.push_bytes(header.dtype(), bytes, offset)
     }
-}
-
-impl<T: Element> Sink for Vec<T> {
-    fn reserve(&mut self, _header: &Header, elements: usize) {
-        Vec::reserve_exact(self, elements);
-    }
-    fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
-        let e = T::endian_of(header.dtype()).unwrap_or(crate::Endian::Little);
-        T::decode_into(bytes, e, self);
-        Ok(())
-    }
-
+    #[cfg(feature = "std")]
     fn read_direct(
         &mut self,
         header: &Header,
-        r: &mut dyn std::io::Read,
+        r: &mut dyn Read,
         len: usize,
-    ) -> Option<std::io::Result<usize>> {
-        let start = self.len();
-        read_direct_at(self, start, header, r, len)
+        huge: usize,
+    ) -> Option<io::Result<usize>> {
+        // `U` text is checked as it is decoded; every other family's bytes are its values.
+        if holds_unicode(header.dtype()) || self.units() > 0 {
+            return None;
+        }
+        let foreign = header.dtype().endian().is_some_and(|e| e != Endian::HOST);
+        with_units!(self, v => fill_fresh(v, Unit::direct(), foreign, r, len, huge))
     }
 }
 
+#[cfg(feature = "std")]
+impl<T: Element> Sink for Buffer<T> {
+    fn reserve(&mut self, _header: &Header, elements: usize) {
+        self.vec_mut().reserve_exact(elements);
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
+        let e = T::endian_of(header.dtype()).unwrap_or(Endian::Little);
+        T::decode_into(bytes, e, self.vec_mut());
+        Ok(())
+    }
+    #[cfg(feature = "std")]
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn Read,
+        len: usize,
+        huge: usize,
+    ) -> Option<io::Result<usize>> {
+        if !self.is_empty() {
+            return None;
+        }
+        let foreign = T::endian_of(header.dtype()).is_some_and(|e| e != Endian::HOST);
+        fill_fresh(self, T::direct(), foreign, r, len, huge)
+    }
+}
+
+#[cfg(feature = "std")]
+/// The payload's bytes as the file holds them (values in the file's byte order), for
+/// callers that hand them to a runtime of their own (NumPy, DuckDB); checked as a read
+/// checks them (`U` text must be characters).
+#[derive(Debug, Default)]
+pub(crate) struct Raw(pub(crate) Buffer<u8>);
+
+#[cfg(feature = "std")]
+impl Sink for Raw {
+    fn reserve(&mut self, header: &Header, elements: usize) {
+        let bytes = elements.saturating_mul(header.dtype().itemsize());
+        self.0.vec_mut().reserve_exact(bytes);
+    }
+    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
+        check_text(header.dtype(), bytes, offset)?;
+        self.0.vec_mut().extend_from_slice(bytes);
+        Ok(())
+    }
+    #[cfg(feature = "std")]
+    fn read_direct(
+        &mut self,
+        header: &Header,
+        r: &mut dyn Read,
+        len: usize,
+        huge: usize,
+    ) -> Option<io::Result<usize>> {
+        if holds_unicode(header.dtype()) || !self.0.is_empty() {
+            return None;
+        }
+        fill_fresh(&mut self.0, <u8 as Element>::direct(), false, r, len, huge)
+    }
+}
+
+#[cfg(feature = "std")]
+/// Bytes read per step when the byte order is foreign, then swapped in place while they
+/// are still in cache (the swap fused with the copy, without a staging buffer).
+const SWAP_STEP: usize = 1 << 17;
+
+#[cfg(feature = "std")]
+/// Replaces `out` with `len / size` values read from `r` (a huge-page mapping when
+/// `len >= huge`), swapping each step in place when `foreign`; `None` when the type has no
+/// direct reading. Returns the bytes that arrived (`out` holds the whole values among them).
+fn fill_fresh<T>(
+    out: &mut Buffer<T>,
+    direct: Option<Direct<T>>,
+    foreign: bool,
+    r: &mut dyn Read,
+    len: usize,
+    huge: usize,
+) -> Option<io::Result<usize>> {
+    let d = direct?;
+    let size = core::mem::size_of::<T>();
+    let n = len.checked_div(size)?;
+    *out = (d.fresh)(n, huge);
+    let step = if foreign {
+        SWAP_STEP.checked_div(size).unwrap_or(1).max(1)
+    } else {
+        n.max(1)
+    };
+    let mut filled = 0usize;
+    for values in out.chunks_mut(step) {
+        let bytes = (d.bytes_mut)(values);
+        let want = bytes.len();
+        let got = match read_up_to(r, bytes) {
+            Ok(got) => got,
+            Err(e) => return Some(Err(e)),
+        };
+        filled = filled.saturating_add(got);
+        if foreign {
+            (d.swap)(
+                values
+                    .get_mut(..got.checked_div(size).unwrap_or(0))
+                    .unwrap_or_default(),
+            );
+        }
+        if got < want {
+            break;
+        }
+    }
+    out.truncate(filled.checked_div(size).unwrap_or(0));
+    Some(Ok(filled))
+}
+
+#[cfg(feature = "std")]
+/// Fills `bytes` from `r` as far as the input goes; returns the bytes read.
+fn read_up_to(r: &mut dyn Read, bytes: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0usize;
+    while let Some(rest) = bytes.get_mut(filled..) {
+        if rest.is_empty() {
+            break;
+        }
+        match r.read(rest) {
+            Ok(0) => break,
+            Ok(k) => filled = filled.saturating_add(k),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(feature = "std")]
 /// Reads `len` payload bytes into `vec[start..]` (growing or shrinking `vec` to fit exactly).
 fn read_direct_at<T: Element>(
     vec: &mut Vec<T>,
     start: usize,
     header: &Header,
-    r: &mut dyn std::io::Read,
+    r: &mut dyn Read,
     len: usize,
-) -> Option<std::io::Result<usize>> {
+) -> Option<io::Result<usize>> {
     let n = len.checked_div(T::SIZE)?;
     // Probe support before touching the buffer.
     T::bytes_mut(&mut [])?;
     // Foreign byte order: decoding from a cache-sized chunk with from_be/le_bytes fuses the
     // swap into the copy, which measured faster than a direct read plus a swap pass.
-    if T::endian_of(header.dtype()).is_some_and(|e| e != crate::Endian::HOST) && T::SIZE > 1 {
+    if T::endian_of(header.dtype()).is_some_and(|e| e != Endian::HOST) && T::SIZE > 1 {
         return None;
     }
     if start == 0 && vec.len() < n {
@@ -100,30 +238,16 @@ fn read_direct_at<T: Element>(
     }
     let region = vec.get_mut(start..)?;
     let bytes = T::bytes_mut(region)?;
-    let mut filled = 0usize;
-    while let Some(rest) = bytes.get_mut(filled..) {
-        if rest.is_empty() {
-            break;
-        }
-        match r.read(rest) {
-            Ok(0) => break,
-            Ok(k) => filled = filled.saturating_add(k),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Some(Err(e)),
-        }
-    }
+    let filled = match read_up_to(r, bytes) {
+        Ok(filled) => filled,
+        Err(e) => return Some(Err(e)),
+    };
     let whole = filled.checked_div(T::SIZE).unwrap_or(0);
     vec.truncate(start.saturating_add(whole));
-    if let Some(e) = T::endian_of(header.dtype()) {
-        if e != crate::Endian::HOST {
-            if let Some(done) = vec.get_mut(start..) {
-                T::swap_bytes_in_place(done);
-            }
-        }
-    }
     Some(Ok(filled))
 }
 
+#[cfg(feature = "std")]
 /// A caller's buffer being reused: its old values are overwritten in place (no clearing
 /// pass) when the payload is read straight into it, and dropped before anything else.
 #[derive(Debug)]
@@ -132,6 +256,7 @@ pub(crate) struct Reused<T> {
     stale: bool,
 }
 
+#[cfg(feature = "std")]
 impl<T> Reused<T> {
     pub(crate) fn new(vec: Vec<T>) -> Reused<T> {
         Reused { vec, stale: true }
@@ -146,6 +271,7 @@ impl<T> Reused<T> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<T: Element> Sink for Reused<T> {
     fn reserve(&mut self, _header: &Header, elements: usize) {
         let have = if self.stale { 0 } else { self.vec.len() };
@@ -155,15 +281,18 @@ impl<T: Element> Sink for Reused<T> {
             self.vec.reserve_exact(more);
         }
     }
-    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
-        Sink::push(self.fresh(), header, bytes, offset)
+    fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
+        let e = T::endian_of(header.dtype()).unwrap_or(Endian::Little);
+        T::decode_into(bytes, e, self.fresh());
+        Ok(())
     }
     fn read_direct(
         &mut self,
         header: &Header,
-        r: &mut dyn std::io::Read,
+        r: &mut dyn Read,
         len: usize,
-    ) -> Option<std::io::Result<usize>> {
+        _huge: usize,
+    ) -> Option<io::Result<usize>> {
         T::bytes_mut(&mut [])?;
         let start = if self.stale { 0 } else { self.vec.len() };
         // `None` (e.g. a foreign byte order) leaves the buffer untouched and the caller falls
@@ -311,7 +440,7 @@ impl<S: Sink> Decoder<S> {
                 let at = self
                     .offset
                     .saturating_sub((self.itemsize.saturating_sub(head.len())) as u64);
-                let carry = std::mem::take(&mut self.carry);
+                let carry = core::mem::take(&mut self.carry);
                 self.sink.push(&self.header, &carry, at)?;
             }
             self.offset = self.offset.saturating_add(head.len() as u64);
@@ -330,14 +459,15 @@ impl<S: Sink> Decoder<S> {
         Ok(take)
     }
 
+    #[cfg(feature = "std")]
     /// Reads the whole remaining payload from `r` straight into the sink when it supports
     /// that (typed numeric buffers with feature `bytemuck`); returns false when unsupported.
-    pub(crate) fn read_direct(&mut self, r: &mut dyn std::io::Read) -> Result<bool> {
+    pub(crate) fn read_direct(&mut self, r: &mut dyn Read, huge: usize) -> Result<bool> {
         if !self.carry.is_empty() {
             return Ok(false);
         }
         let len = self.remaining;
-        match self.sink.read_direct(&self.header, r, len) {
+        match self.sink.read_direct(&self.header, r, len, huge) {
             None => Ok(false),
             Some(Err(e)) => Err(Error::io(self.offset, e)),
             Some(Ok(n)) => {
@@ -366,6 +496,7 @@ impl<S: Sink> Decoder<S> {
     }
 
     /// Sets the file offset of the next byte (for a part of a payload read on its own).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // used by the std readers and writers
     pub(crate) fn set_offset(&mut self, offset: u64) {
         self.offset = offset;
     }

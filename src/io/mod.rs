@@ -2,9 +2,16 @@
 //! streams, files, under the limits of [`ReadOptions`](crate::ReadOptions)), the writers and
 //! the appender (a file grown along its first axis in place).
 
-pub(crate) mod append;
+// Without std: the checks a read makes, the payload decoder and the views.
+pub(crate) mod checks;
 pub(crate) mod decode;
-pub(crate) mod read;
-pub(crate) mod rows;
 pub(crate) mod view;
+// With std: streams, files and writers.
+#[cfg(feature = "std")]
+pub(crate) mod append;
+#[cfg(feature = "std")]
+pub(crate) mod read;
+#[cfg(feature = "std")]
+pub(crate) mod rows;
+#[cfg(feature = "std")]
 pub(crate) mod write;

@@ -11,7 +11,7 @@
 //! use npyguard::{read_bytes, write::to_vec, NpyArray, ReadOptions, ArrayData};
 //! let bytes = to_vec(&NpyArray::from_vec(vec![1u16, 2, 3], vec![3]).unwrap().to_array()).unwrap();
 //! let array = read_bytes(&bytes, &ReadOptions::default()).unwrap();
-//! assert_eq!(array.data(), &ArrayData::U16(vec![1, 2, 3]));
+//! assert_eq!(array.data(), &ArrayData::U16(vec![1, 2, 3].into()));
 //! let typed = NpyArray::<u16>::read_bytes(&bytes, &ReadOptions::default()).unwrap();
 //! assert_eq!(typed.data(), &[1, 2, 3]);
 //! ```
@@ -21,12 +21,14 @@ use std::io::{ErrorKind as IoKind, Read};
 use std::path::Path;
 
 use crate::data::array::{Array, NpyArray};
+use crate::data::buffer::Buffer;
 use crate::data::element::Element;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::format::preamble::Preamble;
-use crate::io::decode::{Decoder, Sink};
+use crate::io::checks::{check_claim, check_type, file_too_large, trailing, truncated_file};
+use crate::io::decode::{Decoder, Raw, Sink};
 use crate::options::ReadOptions;
 
 /// Size of the buffer payload bytes are read through.
@@ -69,6 +71,33 @@ pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array> {
     read_file(file, opts)
 }
 
+/// Reads a `.npy` file's header and its payload bytes exactly as the file holds them
+/// (values in the file's byte order and memory order), checked as [`read_path`] checks
+/// them: the same limits, errors and offsets. For handing a payload to a runtime that
+/// decodes it itself (NumPy's `frombuffer`, a database's vectors) without a second copy; a
+/// payload of [`ReadOptions::huge_page_threshold`] bytes or more is in huge-page memory.
+///
+/// ```
+/// use npyguard::{read_raw_path, write, Dtype, Endian, NpyArray, ReadOptions};
+/// let dir = std::env::temp_dir().join(format!("npyguard-raw-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("be.npy");
+/// NpyArray::from_vec_with(vec![1u16, 2], vec![2], false, Endian::Big).unwrap().write_path(&path).unwrap();
+/// let (header, payload) = read_raw_path(&path, &ReadOptions::default()).unwrap();
+/// assert_eq!(header.dtype(), &Dtype::U16(Endian::Big));
+/// assert_eq!(&payload[..], &[0, 1, 0, 2]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn read_raw_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<(Header, Buffer<u8>)> {
+    let (file, len) = open_checked(path.as_ref(), opts)?;
+    read_stream(file, opts, len, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
+}
+
+/// [`read_raw_path`] from any stream (nothing reserved beyond 1 MiB before the bytes arrive).
+pub fn read_raw_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<(Header, Buffer<u8>)> {
+    read_stream(reader, opts, None, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
+}
+
 /// Reads only the preamble and header from a stream (the payload is not touched).
 pub fn read_header<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
     let mut consumed = 0u64;
@@ -78,20 +107,20 @@ pub fn read_header<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header>
 impl<T: Element> NpyArray<T> {
     /// Reads a typed array from memory; [`ErrorKind::TypeMismatch`] if `T` cannot represent the dtype.
     pub fn read_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<NpyArray<T>> {
-        read_slice_into(bytes, opts, Some(check_type::<T>), |_| Vec::<T>::new())
+        read_slice_into(bytes, opts, Some(check_type::<T>), |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
     /// Reads a typed array from a stream.
     pub fn read<R: Read>(reader: R, opts: &ReadOptions) -> Result<NpyArray<T>> {
-        read_stream(reader, opts, None, check_type::<T>, |_| Vec::<T>::new())
+        read_stream(reader, opts, None, check_type::<T>, |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
     /// Reads a typed array from a path.
     pub fn read_path(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<NpyArray<T>> {
         let (file, len) = open_checked(path.as_ref(), opts)?;
-        read_stream(file, opts, len, check_type::<T>, |_| Vec::<T>::new())
+        read_stream(file, opts, len, check_type::<T>, |_| Buffer::<T>::new())
             .map(|(h, d)| NpyArray::from_parts(h, d))
     }
 
@@ -138,29 +167,6 @@ impl<T: Element> NpyArray<T> {
     }
 }
 
-pub(crate) fn check_type<T: Element>(h: &Header) -> Result<()> {
-    if T::endian_of(h.dtype()).is_none() {
-        return Err(Error::unplaced(
-            ErrorKind::TypeMismatch,
-            format!(
-                "an array of {} (the requested element type)",
-                T::dtype(crate::Endian::Little).typestr()
-            ),
-        )
-        .found(h.dtype().typestr()));
-    }
-    Ok(())
-}
-
-pub(crate) fn file_too_large(limit: u64, size: u64) -> Error {
-    Error::new(
-        ErrorKind::FileTooLarge,
-        limit,
-        format!("a file of at most {limit} bytes (max_file_bytes)"),
-    )
-    .found(format!("{size} bytes"))
-}
-
 fn open_checked(path: &Path, opts: &ReadOptions) -> Result<(File, Option<u64>)> {
     let file =
         File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
@@ -200,63 +206,6 @@ pub fn read_file(file: File, opts: &ReadOptions) -> Result<Array> {
     read_array(file, opts, len)
 }
 
-/// Checks a header read on its own (`inspect`) against the length of what holds it, as a
-/// full read would: the length and the header's claim against `max_file_bytes`
-/// ([`ErrorKind::FileTooLarge`]), a payload that the length does not cover
-/// ([`ErrorKind::Truncated`]) and bytes after it unless `allow_trailing_bytes`
-/// ([`ErrorKind::TrailingBytes`]).
-///
-/// ```
-/// use npyguard::{check_length, write::to_vec, ErrorKind, NpyArray, ReadOptions};
-/// let file = to_vec(&NpyArray::from_vec(vec![1u8, 2, 3], vec![3]).unwrap().to_array()).unwrap();
-/// let h = npyguard::read_header(&file[..], &ReadOptions::default()).unwrap();
-/// assert!(check_length(&h, file.len() as u64, &ReadOptions::default()).is_ok());
-/// let e = check_length(&h, file.len() as u64 - 1, &ReadOptions::default()).unwrap_err();
-/// assert_eq!(e.kind(), ErrorKind::Truncated);
-/// let small = ReadOptions::default().with_max_file_bytes(Some(100));
-/// assert_eq!(check_length(&h, file.len() as u64, &small).unwrap_err().kind(), ErrorKind::FileTooLarge);
-/// ```
-pub fn check_length(header: &Header, len: u64, opts: &ReadOptions) -> Result<()> {
-    if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
-        return Err(file_too_large(limit, len));
-    }
-    check_claim(header, opts)?;
-    let end = header
-        .payload_offset()
-        .saturating_add(header.payload_len() as u64);
-    if len < end {
-        return Err(truncated_file(end, len));
-    }
-    if len > end && !opts.allow_trailing_bytes {
-        return Err(trailing(end));
-    }
-    Ok(())
-}
-
-fn truncated_file(payload_end: u64, len: u64) -> Error {
-    Error::new(
-        ErrorKind::Truncated,
-        len,
-        format!("{payload_end} bytes (the header's claim)"),
-    )
-    .found(format!("a file of {len} bytes"))
-}
-
-/// Checks the total size a header implies against the file-size limit.
-pub(crate) fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
-    if let Some(limit) = opts.max_file_bytes {
-        let total = header
-            .payload_offset()
-            .saturating_add(header.payload_len() as u64);
-        if total > limit {
-            return Err(
-                file_too_large(limit, total).found(format!("a header that implies {total} bytes"))
-            );
-        }
-    }
-    Ok(())
-}
-
 fn read_slice_into<S: Sink>(
     bytes: &[u8],
     opts: &ReadOptions,
@@ -277,24 +226,26 @@ fn read_slice_into<S: Sink>(
     let payload = bytes.get(start..).unwrap_or_default();
     let sink = make(&header);
     let mut dec = Decoder::with_sink(header, sink);
-    if payload.len() >= dec.remaining() {
-        dec.reserve_all();
-    }
-    let used = dec.feed(payload)?;
+    let need = dec.remaining();
+    let whole = payload.get(..need);
+    // The whole payload is here: numeric values are copied straight into their memory.
+    let direct = match whole {
+        Some(mut exact) => dec.read_direct(&mut exact, opts.huge_page_threshold)?,
+        None => false,
+    };
+    let used = if direct {
+        need
+    } else {
+        if whole.is_some() {
+            dec.reserve_all();
+        }
+        dec.feed(payload)?
+    };
     dec.check_complete()?;
     if used < payload.len() && !opts.allow_trailing_bytes {
         return Err(trailing(dec.offset()));
     }
     Ok(dec.into_parts())
-}
-
-pub(crate) fn trailing(offset: u64) -> Error {
-    Error::new(
-        ErrorKind::TrailingBytes,
-        offset,
-        "end of file after the payload (allow_trailing_bytes to ignore)",
-    )
-    .found("more bytes")
 }
 
 /// Fills `buf` from `r` as far as the input goes; returns the bytes read.
@@ -396,7 +347,7 @@ fn read_stream<R: Read, S: Sink>(
     }
     // With the real file length known to cover the payload, typed numeric buffers are
     // filled straight from the file (one copy, as `std::fs::read` does).
-    let direct = file_len.is_some() && dec.read_direct(&mut r)?;
+    let direct = file_len.is_some() && dec.read_direct(&mut r, opts.huge_page_threshold)?;
     let mut buf = if direct {
         Vec::new()
     } else {

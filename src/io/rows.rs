@@ -18,7 +18,7 @@
 //! let mut rows = RowReader::new(Cursor::new(file), &ReadOptions::default()).unwrap();
 //! let part = rows.read_rows(1..3).unwrap();
 //! assert_eq!(part.shape(), &[2, 3]);
-//! assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8]));
+//! assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8].into()));
 //! ```
 
 use std::fs::File;
@@ -30,8 +30,9 @@ use crate::data::array::Array;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
+use crate::io::checks::{check_claim, check_length, trailing};
 use crate::io::decode::Decoder;
-use crate::io::read::{check_claim, check_length, read_full, read_header, trailing, CHUNK};
+use crate::io::read::{read_full, read_header, CHUNK};
 use crate::io::view::{check_rows, row_span};
 use crate::options::ReadOptions;
 
@@ -49,7 +50,7 @@ use crate::options::ReadOptions;
 /// let mut rows = RowReader::new(Cursor::new(to_vec(&f).unwrap()), &ReadOptions::default()).unwrap();
 /// let part = rows.read_rows(1..3).unwrap();
 /// assert_eq!(part.shape(), &[2, 3]);
-/// assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8]));
+/// assert_eq!(part.to_c_order().data(), &ArrayData::I32(vec![3, 4, 5, 6, 7, 8].into()));
 /// ```
 #[derive(Debug)]
 pub struct RowReader<R> {
@@ -228,7 +229,7 @@ impl<R: Read + Seek> RowReader<R> {
 ///     .unwrap();
 /// assert_eq!(chunks.len(), 3);
 /// assert_eq!(chunks[2].shape(), &[1, 2]);
-/// assert_eq!(chunks[2].data(), &ArrayData::U8(vec![8, 9]));
+/// assert_eq!(chunks[2].data(), &ArrayData::U8(vec![8, 9].into()));
 /// ```
 #[derive(Debug)]
 pub struct RowChunks<R> {

@@ -23,8 +23,8 @@
 //! }
 //! ```
 
-use std::marker::PhantomData;
-use std::ops::Range;
+use core::marker::PhantomData;
+use core::ops::Range;
 
 use crate::data::array::{Array, NpyArray};
 use crate::data::codec::check_text;
@@ -33,8 +33,9 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Endian;
 use crate::format::header::Header;
-use crate::io::read::{check_claim, check_length, check_type, file_too_large};
+use crate::io::checks::{check_claim, check_length, check_type, file_too_large};
 use crate::options::ReadOptions;
+use crate::prelude::*;
 
 /// A validated `.npy` over borrowed bytes, of any dtype.
 ///
@@ -246,7 +247,7 @@ impl<'a, T: Element> ArrayView<'a, T> {
 
     /// The elements as an owned [`NpyArray`] (one copy), with the view's header.
     pub fn to_npy_array(&self) -> NpyArray<T> {
-        NpyArray::from_parts(self.header.clone(), self.to_vec())
+        NpyArray::from_parts(self.header.clone(), self.to_vec().into())
     }
 }
 

@@ -182,7 +182,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         let size = self.members.get(index).map_or(0, |m| m.size);
         self.run(index, false, |r, opts| {
             let h = crate::io::read::read_header(r, opts)?;
-            crate::io::read::check_length(&h, size, opts)?;
+            crate::io::checks::check_length(&h, size, opts)?;
             Ok(h)
         })
     }

@@ -73,7 +73,7 @@
 //!
 //! let mut archive = npz::NpzArchive::new(std::io::Cursor::new(&bytes), &ReadOptions::default()).unwrap();
 //! assert_eq!(archive.array_names().collect::<Vec<_>>(), ["a", "arr_0"]);
-//! assert_eq!(archive.array("a").unwrap().data(), &ArrayData::I32(vec![1, 2, 3]));
+//! assert_eq!(archive.array("a").unwrap().data(), &ArrayData::I32(vec![1, 2, 3].into()));
 //! assert_eq!(archive.array("arr_0.npy").unwrap().shape(), &[2, 2]);
 //! ```
 //!

@@ -7,7 +7,8 @@ use std::io::{Read, Seek};
 use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::io::read::{check_claim, read_header};
+use crate::io::checks::check_claim;
+use crate::io::read::read_header;
 use crate::io::rows::RowChunks;
 use crate::io::view::View;
 use crate::npz::archive::NpzArchive;
@@ -80,7 +81,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// assert_eq!(chunks.header().shape(), &[5, 2]);
     /// let parts: Vec<_> = chunks.collect::<Result<_, _>>().unwrap();
     /// assert_eq!(parts.len(), 3);
-    /// assert_eq!(parts[2].data(), &ArrayData::I16(vec![8, 9]));
+    /// assert_eq!(parts[2].data(), &ArrayData::I16(vec![8, 9].into()));
     /// ```
     pub fn row_chunks(&mut self, name: &str, rows_per_chunk: usize) -> Result<MemberChunks<'_, R>> {
         let index = self.index_of(name)?;

@@ -22,7 +22,7 @@
 //!
 //! let empty = npyguard::Array::new(
 //!     npyguard::Header::new(npyguard::Dtype::U8, vec![1 << 40, 0], false).unwrap(),
-//!     npyguard::ArrayData::U8(Vec::new()),
+//!     npyguard::ArrayData::U8(npyguard::Buffer::new()),
 //! ).unwrap();
 //! assert_eq!(values(&empty, Style::Text { summarise: true }).unwrap(), "[]");
 //! let err = values(&empty, Style::Json).unwrap_err();

@@ -487,6 +487,6 @@ fn record_text_fields_are_checked_where_records_enter() {
     // Built in code: `Array::new` checks the same.
     let header = a.header().clone();
     let raw = bad[bad.len() - 12..].to_vec();
-    let e = npyguard::Array::new(header, npyguard::ArrayData::Record(raw)).unwrap_err();
+    let e = npyguard::Array::new(header, npyguard::ArrayData::Record(raw.into())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadPayload);
 }

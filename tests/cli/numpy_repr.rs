@@ -169,7 +169,7 @@ fn numpy_repr_is_bounded_for_elements_no_byte_backs() {
         itemsize: 0,
     };
     let header = Header::new(Dtype::Record(record), vec![1 << 40], false).unwrap();
-    let a = Array::new(header, ArrayData::Record(Vec::new())).unwrap();
+    let a = Array::new(header, ArrayData::Record(Vec::new().into())).unwrap();
     assert_eq!(
         numpy_repr(&a, true).unwrap(),
         "array([([],), ([],), ([],), ..., ([],), ([],), ([],)],\n      \
@@ -181,7 +181,7 @@ fn numpy_repr_is_bounded_for_elements_no_byte_backs() {
     );
     // An empty array prints `[]` whatever its shape, without visiting its empty rows.
     let rows = Header::new(Dtype::U8, vec![1 << 40, 0], false).unwrap();
-    let rows = Array::new(rows, ArrayData::U8(Vec::new())).unwrap();
+    let rows = Array::new(rows, ArrayData::U8(Vec::new().into())).unwrap();
     assert_eq!(
         numpy_repr(&rows, false).unwrap(),
         "array([], shape=(1099511627776, 0), dtype=uint8)"

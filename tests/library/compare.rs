@@ -40,7 +40,7 @@ fn c128(v: Vec<[f64; 2]>) -> Array {
         Dtype::C128(Endian::Little),
         vec![n],
         false,
-        ArrayData::C128(v),
+        ArrayData::C128(v.into()),
     )
 }
 
@@ -50,7 +50,7 @@ fn c64(v: Vec<[f32; 2]>) -> Array {
         Dtype::C64(Endian::Little),
         vec![n],
         false,
-        ArrayData::C64(v),
+        ArrayData::C64(v.into()),
     )
 }
 
@@ -61,7 +61,7 @@ fn f2(bits: Vec<u16>) -> Array {
         Dtype::F16(Endian::Little),
         vec![n],
         false,
-        ArrayData::F16(bits),
+        ArrayData::F16(bits.into()),
     )
 }
 
@@ -503,13 +503,13 @@ fn records_compare_field_by_field_by_name() {
         Dtype::Record(ra.clone()),
         vec![2],
         false,
-        ArrayData::Record(bytes_a([1.0, f64::NAN], [[1, 2], [3, 4]])),
+        ArrayData::Record(bytes_a([1.0, f64::NAN], [[1, 2], [3, 4]]).into()),
     );
     let b = raw(
         Dtype::Record(rb.clone()),
         vec![2],
         false,
-        ArrayData::Record(bytes_b([1.0, f64::NAN], [[1, 2], [3, 4]])),
+        ArrayData::Record(bytes_b([1.0, f64::NAN], [[1, 2], [3, 4]]).into()),
     );
     let r = cmp(&a, &b, &exact());
     assert!(r.is_equal(), "{r}");
@@ -518,7 +518,7 @@ fn records_compare_field_by_field_by_name() {
         Dtype::Record(rb),
         vec![2],
         false,
-        ArrayData::Record(bytes_b([1.5, f64::NAN], [[1, 2], [3, 5]])),
+        ArrayData::Record(bytes_b([1.5, f64::NAN], [[1, 2], [3, 5]]).into()),
     );
     let r = cmp(&a, &b2, &exact());
     let found: Vec<(Vec<usize>, String)> = r
@@ -537,7 +537,12 @@ fn records_compare_field_by_field_by_name() {
     for v in [1.0f64, 0.0, f64::NAN, 0.0] {
         bytes.extend(v.to_le_bytes());
     }
-    let c = raw(Dtype::Record(rc), vec![2], false, ArrayData::Record(bytes));
+    let c = raw(
+        Dtype::Record(rc),
+        vec![2],
+        false,
+        ArrayData::Record(bytes.into()),
+    );
     let r = cmp(&a, &c, &exact());
     assert!(!r.is_equal());
     let inc: Vec<String> = r
@@ -567,7 +572,7 @@ fn strings_bytes_and_datetimes_are_exact() {
             Dtype::Unicode(w, Endian::Little),
             vec![1],
             false,
-            ArrayData::Unicode(chars),
+            ArrayData::Unicode(chars.into()),
         )
     };
     assert!(cmp(&u("abc", 3), &u("abc", 3), &exact()).is_equal());
@@ -580,7 +585,7 @@ fn strings_bytes_and_datetimes_are_exact() {
             Dtype::Bytes(b.len()),
             vec![1],
             false,
-            ArrayData::Bytes(b.to_vec()),
+            ArrayData::Bytes(b.to_vec().into()),
         )
     };
     assert!(cmp(&s(b"ab\0"), &s(b"ab\0"), &exact()).is_equal());
@@ -604,7 +609,7 @@ fn strings_bytes_and_datetimes_are_exact() {
             Dtype::DateTime(u, Endian::Little),
             vec![v.len()],
             false,
-            ArrayData::DateTime(v),
+            ArrayData::DateTime(v.into()),
         )
     };
     let nat = i64::MIN;
@@ -982,7 +987,7 @@ proptest! {
         let a32 = NpyArray::from_vec_with(f32s, shape.clone(), fortran, Endian::Big).unwrap().to_array();
         prop_assert!(cmp(&a32, &a32.to_c_order(), &opts).is_equal());
         let cx: Vec<[f64; 2]> = data.iter().map(|&x| [x, f64::from_bits(x.to_bits().rotate_left(17))]).collect();
-        let ac = raw(Dtype::C128(Endian::Little), shape.clone(), false, ArrayData::C128(cx));
+        let ac = raw(Dtype::C128(Endian::Little), shape.clone(), false, ArrayData::C128(cx.into()));
         prop_assert!(cmp(&ac, &ac.to_fortran_order(), &opts).is_equal());
         prop_assert!(cmp(&ac, &ac, &opts.clone().complex_modulus(true)).is_equal());
         let ints: Vec<i64> = data.iter().map(|&x| x.to_bits() as i64).collect();
@@ -1217,7 +1222,12 @@ fn record_incompatibilities_name_their_field() {
     let mk = |ndt: Dtype| {
         let rec = record(&[("x", Dtype::F64(le), vec![]), ("n", ndt.clone(), vec![])]);
         let bytes = vec![0u8; rec.itemsize];
-        raw(Dtype::Record(rec), vec![1], false, ArrayData::Record(bytes))
+        raw(
+            Dtype::Record(rec),
+            vec![1],
+            false,
+            ArrayData::Record(bytes.into()),
+        )
     };
     let r = cmp(&mk(Dtype::I32(le)), &mk(Dtype::I16(le)), &exact());
     let text = r.to_string();
@@ -1275,7 +1285,7 @@ fn mixed_kind_pairs_and_nat_follow_their_own_rules() {
             Dtype::DateTime(unit, Endian::Little),
             vec![n],
             false,
-            ArrayData::DateTime(v),
+            ArrayData::DateTime(v.into()),
         )
     };
     let r = cmp(&m8(vec![i64::MIN, 5]), &m8(vec![3, 8]), &exact());

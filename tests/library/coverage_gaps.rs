@@ -50,7 +50,7 @@ fn every_reader_enforces_max_file_bytes_at_the_exact_limit() {
     ] {
         assert_eq!(
             ok.unwrap().data(),
-            &ArrayData::F64(vec![1.0, 2.0, 3.0]),
+            &ArrayData::F64(vec![1.0, 2.0, 3.0].into()),
             "{how}"
         );
         let e = err.unwrap_err();
@@ -307,33 +307,33 @@ fn literals_compare_and_hash_by_value_not_offset() {
 fn array_new_checks_the_data_kind_and_count() {
     let h = Header::new(Dtype::F64(Endian::Little), vec![2], false).unwrap();
     assert_eq!(
-        Array::new(h.clone(), ArrayData::I32(vec![1, 2]))
+        Array::new(h.clone(), ArrayData::I32(vec![1, 2].into()))
             .unwrap_err()
             .kind(),
         ErrorKind::TypeMismatch
     );
-    let e = Array::new(h.clone(), ArrayData::F64(vec![1.0])).unwrap_err();
+    let e = Array::new(h.clone(), ArrayData::F64(vec![1.0].into())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
     assert_eq!(e.found_text(), Some("1 stored units (1 per element)"));
-    let a = Array::new(h.clone(), ArrayData::F64(vec![1.0, 2.0])).unwrap();
+    let a = Array::new(h.clone(), ArrayData::F64(vec![1.0, 2.0].into())).unwrap();
     assert!(!a.is_empty());
     let (h2, d2) = a.into_parts();
-    assert_eq!((h2, d2), (h, ArrayData::F64(vec![1.0, 2.0])));
+    assert_eq!((h2, d2), (h, ArrayData::F64(vec![1.0, 2.0].into())));
     let empty = Array::new(
         Header::new(Dtype::U8, vec![0, 3], false).unwrap(),
-        ArrayData::U8(vec![]),
+        ArrayData::U8(vec![].into()),
     )
     .unwrap();
     assert!(empty.is_empty());
     // Strings count characters: 2 elements of U3 are 6 chars.
     let u = Header::new(Dtype::Unicode(3, Endian::Little), vec![2], false).unwrap();
     assert_eq!(
-        Array::new(u.clone(), ArrayData::Unicode(vec!['a'; 5]))
+        Array::new(u.clone(), ArrayData::Unicode(vec!['a'; 5].into()))
             .unwrap_err()
             .kind(),
         ErrorKind::InvalidInput
     );
-    assert!(Array::new(u, ArrayData::Unicode(vec!['a'; 6])).is_ok());
+    assert!(Array::new(u, ArrayData::Unicode(vec!['a'; 6].into())).is_ok());
 }
 
 #[test]
@@ -364,7 +364,10 @@ fn field_access_needs_a_record_and_a_known_name() {
     file.extend_from_slice(header);
     file.extend_from_slice(&7i16.to_le_bytes());
     let rec = read_bytes(&file, &ReadOptions::default()).unwrap();
-    assert_eq!(rec.field("a").unwrap().data(), &ArrayData::I16(vec![7]));
+    assert_eq!(
+        rec.field("a").unwrap().data(),
+        &ArrayData::I16(vec![7].into())
+    );
     let e = rec.field("b").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
     assert!(e.expected().contains("\"b\""), "{e}");
@@ -374,7 +377,7 @@ fn field_access_needs_a_record_and_a_known_name() {
 fn element_accessors_only_answer_for_their_dtypes() {
     let u = Array::new(
         Header::new(Dtype::Unicode(2, Endian::Little), vec![2], false).unwrap(),
-        ArrayData::Unicode(vec!['h', 'i', 'x', '\0']),
+        ArrayData::Unicode(vec!['h', 'i', 'x', '\0'].into()),
     )
     .unwrap();
     assert_eq!(u.str_at(0).as_deref(), Some("hi"));
@@ -383,7 +386,7 @@ fn element_accessors_only_answer_for_their_dtypes() {
     assert_eq!(u.bytes_at(0), None, "a U array has no bytes");
     let b = Array::new(
         Header::new(Dtype::Bytes(2), vec![1], false).unwrap(),
-        ArrayData::Bytes(b"ab".to_vec()),
+        ArrayData::Bytes(b"ab".to_vec().into()),
     )
     .unwrap();
     assert_eq!(b.bytes_at(0), Some(&b"ab"[..]));
@@ -463,7 +466,7 @@ fn lossy_f64_view_covers_every_integer_kind() {
             // f2 bit patterns: 1.0, -2.0, 65504 (the largest finite half).
             Array::new(
                 Header::new(Dtype::F16(Endian::Big), vec![3], false).unwrap(),
-                ArrayData::F16(vec![0x3c00, 0xc000, 0x7bff]),
+                ArrayData::F16(vec![0x3c00, 0xc000, 0x7bff].into()),
             )
             .unwrap(),
             vec![1.0, -2.0, 65504.0],
@@ -474,7 +477,7 @@ fn lossy_f64_view_covers_every_integer_kind() {
     }
     let s = Array::new(
         Header::new(Dtype::Bytes(1), vec![1], false).unwrap(),
-        ArrayData::Bytes(vec![b'x']),
+        ArrayData::Bytes(vec![b'x'].into()),
     )
     .unwrap();
     assert_eq!(s.to_f64_lossy(), None, "strings have no numeric view");
@@ -517,7 +520,7 @@ fn stream_writer_refuses_elements_of_another_type() {
     let bytes = w.finish().unwrap();
     assert_eq!(
         read_bytes(&bytes, &ReadOptions::default()).unwrap().data(),
-        &ArrayData::F64(vec![1.5, 2.5])
+        &ArrayData::F64(vec![1.5, 2.5].into())
     );
 }
 
@@ -616,7 +619,7 @@ fn f16_elements_read_and_write_in_both_byte_orders() {
         );
         // The dynamic reader agrees, as bits.
         let dynamic = read_bytes(&bytes, &ReadOptions::default()).unwrap();
-        assert_eq!(dynamic.data(), &ArrayData::F16(bits.clone()));
+        assert_eq!(dynamic.data(), &ArrayData::F16(bits.clone().into()));
         // Moving between the two views keeps every bit pattern.
         let typed: NpyArray<f16> = dynamic.into_typed().unwrap();
         let moved: Vec<u16> = typed.data().iter().map(|v| v.to_bits()).collect();
@@ -1175,7 +1178,7 @@ fn a_full_decoder_uses_no_more_bytes() {
     assert_eq!(dec.offset(), file.len() as u64);
     assert_eq!(
         dec.finish().unwrap().data(),
-        &ArrayData::F64(vec![1.0, 2.0])
+        &ArrayData::F64(vec![1.0, 2.0].into())
     );
 }
 
@@ -1295,7 +1298,7 @@ fn reordering_updates_the_header_order_flag() {
         .to_array();
     let c = f.to_c_order();
     assert!(!c.fortran_order() && !c.header().fortran_order());
-    assert_eq!(c.data(), &ArrayData::U8(vec![1, 3, 5, 2, 4, 6]));
+    assert_eq!(c.data(), &ArrayData::U8(vec![1, 3, 5, 2, 4, 6].into()));
     let back = c.to_fortran_order();
     assert!(back.fortran_order());
     assert_eq!(back, f);
@@ -1440,7 +1443,10 @@ fn typed_and_untyped_views_move_values_and_keep_the_header() {
     assert!(typed.fortran_order());
     let file = write::to_vec(&typed.to_array()).unwrap();
     let untyped = read_bytes(&file, &ReadOptions::default()).unwrap();
-    assert_eq!(untyped.data(), &ArrayData::I16(vec![1, -2, 300, -400]));
+    assert_eq!(
+        untyped.data(),
+        &ArrayData::I16(vec![1, -2, 300, -400].into())
+    );
     let back: NpyArray<i16> = untyped.clone().into_typed().unwrap();
     assert_eq!(back.data(), &[1, -2, 300, -400]);
     assert_eq!(back.shape(), &[2, 2]);
@@ -1451,7 +1457,7 @@ fn typed_and_untyped_views_move_values_and_keep_the_header() {
     assert_eq!(back.into_array(), untyped);
     let c = NpyArray::from_vec(vec![1u8, 2], vec![2]).unwrap();
     assert!(!c.fortran_order());
-    assert_eq!(c.into_array().data(), &ArrayData::U8(vec![1, 2]));
+    assert_eq!(c.into_array().data(), &ArrayData::U8(vec![1, 2].into()));
     // Every element type moves through both directions unchanged.
     fn both_ways<T: npyguard::Element>(v: Vec<T>) {
         let n = v.len();
@@ -1492,12 +1498,12 @@ fn fields_of_zero_size_records_are_empty_arrays() {
     };
     let a = Array::new(
         Header::new(Dtype::Record(rec), vec![3], false).unwrap(),
-        ArrayData::Record(vec![]),
+        ArrayData::Record(vec![].into()),
     )
     .unwrap();
     let f = a.field("a").unwrap();
     assert_eq!(f.shape(), &[3, 0]);
-    assert_eq!(f.data(), &ArrayData::F64(vec![]));
+    assert_eq!(f.data(), &ArrayData::F64(vec![].into()));
 }
 
 #[test]
@@ -1574,7 +1580,7 @@ fn a_path_under_the_size_limit_is_read() {
     let opts = ReadOptions::default().with_max_file_bytes(Some(file.len() as u64 + 1000));
     let read = read_path(&path, &opts);
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(read.unwrap().data(), &ArrayData::F64(vec![1.0, 2.0]));
+    assert_eq!(read.unwrap().data(), &ArrayData::F64(vec![1.0, 2.0].into()));
 }
 
 /// Yields `data` in pieces, with an `Interrupted` error before each and a hard
@@ -1616,7 +1622,7 @@ fn interrupted_reads_are_retried_and_hard_errors_reported_where_they_happen() {
         &ReadOptions::default(),
     )
     .unwrap();
-    assert_eq!(ok.data(), &ArrayData::F64(vec![1.0, 2.0, 3.0]));
+    assert_eq!(ok.data(), &ArrayData::F64(vec![1.0, 2.0, 3.0].into()));
     for fail_at in [3, 20, file.len() - 4] {
         let err = read_from(
             Flaky {
@@ -1651,7 +1657,7 @@ fn streams_longer_than_one_read_chunk_are_read_whole() {
     let values: Vec<f64> = (0..75_000).map(|i| i as f64 * 0.5).collect();
     let file = f64_file(&values);
     let a = read_from(Cursor::new(&file), &ReadOptions::default()).unwrap();
-    assert_eq!(a.data(), &ArrayData::F64(values.clone()));
+    assert_eq!(a.data(), &ArrayData::F64(values.clone().into()));
     let typed = NpyArray::<f64>::read(Cursor::new(&file), &ReadOptions::default()).unwrap();
     assert_eq!(typed.data(), values.as_slice());
     // Cut inside the third chunk: truncated where the bytes end.

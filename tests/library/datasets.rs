@@ -482,12 +482,16 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
         Kind::F32 => {
             let v: Vec<f32> = cells.iter().map(|&c| to_f64(c) as f32).collect();
             let r = v.iter().map(|x| V::Float(x.to_bits().into(), 32)).collect();
-            (Dtype::F32(Endian::Little), ArrayData::F32(order!(v)), r)
+            (
+                Dtype::F32(Endian::Little),
+                ArrayData::F32(order!(v).into()),
+                r,
+            )
         }
         Kind::F64 => {
             let v: Vec<f64> = cells.iter().map(|&c| to_f64(c)).collect();
             let r = v.iter().map(|x| V::Float(x.to_bits(), 64)).collect();
-            (Dtype::F64(Endian::Big), ArrayData::F64(order!(v)), r)
+            (Dtype::F64(Endian::Big), ArrayData::F64(order!(v).into()), r)
         }
         Kind::F16 => {
             let v: Vec<u16> = cells
@@ -495,23 +499,27 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
                 .map(|&c| half::f16::from_f64(to_f64(c)).to_bits())
                 .collect();
             let r = v.iter().map(|&x| V::Float(x.into(), 16)).collect();
-            (Dtype::F16(Endian::Little), ArrayData::F16(order!(v)), r)
+            (
+                Dtype::F16(Endian::Little),
+                ArrayData::F16(order!(v).into()),
+                r,
+            )
         }
         Kind::I16 => {
             let v: Vec<i16> = cells.iter().map(|&c| to_int(c) as i16).collect();
             let r = v.iter().map(|&x| V::Int(x.into())).collect();
-            (Dtype::I16(Endian::Big), ArrayData::I16(order!(v)), r)
+            (Dtype::I16(Endian::Big), ArrayData::I16(order!(v).into()), r)
         }
         Kind::U8 => {
             let v: Vec<u8> = cells.iter().map(|&c| to_int(c) as u8).collect();
             let r = v.iter().map(|&x| V::Int(x.into())).collect();
-            (Dtype::U8, ArrayData::U8(order!(v)), r)
+            (Dtype::U8, ArrayData::U8(order!(v).into()), r)
         }
         Kind::Bool => {
             let v: Vec<bool> = cells.iter().map(|&c| to_int(c) != 0).collect();
             let r = v.iter().map(|&x| V::Bool(x)).collect();
             let bytes: Vec<u8> = v.iter().map(|&b| u8::from(b)).collect();
-            (Dtype::Bool, ArrayData::Bool(order!(bytes)), r)
+            (Dtype::Bool, ArrayData::Bool(order!(bytes).into()), r)
         }
         Kind::C64 => {
             // Real part from the cell, imaginary part zero (or -0.0 / value for variety).
@@ -531,7 +539,11 @@ fn build(kind: Kind, shape: &[usize], cells: &[Cell], fortran: bool) -> (Array, 
                 .iter()
                 .map(|[a, b]| V::Complex((a.to_bits().into(), 32), (b.to_bits().into(), 32)))
                 .collect();
-            (Dtype::C64(Endian::Little), ArrayData::C64(order!(v)), r)
+            (
+                Dtype::C64(Endian::Little),
+                ArrayData::C64(order!(v).into()),
+                r,
+            )
         }
     };
     let header = Header::new(dtype, shape.to_vec(), fortran && shape.len() == 2).unwrap();
@@ -720,7 +732,7 @@ fn column_number_width_follows_the_column_count() {
         v[3 * cols - 1] = -2.5; // (2, cols - 1)
         let a = Array::new(
             Header::new(Dtype::F32(Endian::Little), vec![3, cols], false).unwrap(),
-            ArrayData::F32(v),
+            ArrayData::F32(v.into()),
         )
         .unwrap();
         let f = a.to_fortran_order();
@@ -811,7 +823,7 @@ fn zero_copy_where_the_layout_allows() {
     let v: Vec<i64> = (0..12).collect();
     let a = Array::new(
         Header::new(Dtype::I64(Endian::Little), vec![4, 3], false).unwrap(),
-        ArrayData::I64(v),
+        ArrayData::I64(v.into()),
     )
     .unwrap();
     let ArrayData::I64(src) = a.data() else {
@@ -829,7 +841,7 @@ fn zero_copy_where_the_layout_allows() {
     let v: Vec<f64> = (0..12).map(f64::from).collect();
     let a = Array::new(
         Header::new(Dtype::F64(Endian::Big), vec![4, 3], true).unwrap(),
-        ArrayData::F64(v),
+        ArrayData::F64(v.into()),
     )
     .unwrap();
     let ArrayData::F64(src) = a.data() else {
@@ -1026,7 +1038,7 @@ fn time_nonzeros_20000_by_2000() {
         .collect();
     let c = Array::new(
         Header::new(Dtype::F32(Endian::Little), vec![rows, cols], false).unwrap(),
-        ArrayData::F32(v),
+        ArrayData::F32(v.into()),
     )
     .unwrap();
     let f = c.to_fortran_order();
@@ -1103,7 +1115,7 @@ fn every_arrow_time_unit_is_used() {
         let dt = Dtype::DateTime(DateUnit { unit, multiple: 1 }, Endian::Little);
         let a = Array::new(
             Header::new(dt, vec![2, 1], false).unwrap(),
-            ArrayData::DateTime(vec![5, i64::MIN]),
+            ArrayData::DateTime(vec![5, i64::MIN].into()),
         )
         .unwrap();
         let b = arrow::columns(a).unwrap();

@@ -280,49 +280,49 @@ fn typed_path_reads_match_dynamic_reads() {
         let d = a.data();
         let hit = check::<f64>(&path, d, |d| {
             if let ArrayData::F64(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<f32>(&path, d, |d| {
             if let ArrayData::F32(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<i16>(&path, d, |d| {
             if let ArrayData::I16(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<i32>(&path, d, |d| {
             if let ArrayData::I32(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<i64>(&path, d, |d| {
             if let ArrayData::I64(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<u16>(&path, d, |d| {
             if let ArrayData::U16(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<u32>(&path, d, |d| {
             if let ArrayData::U32(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
         }) || check::<u64>(&path, d, |d| {
             if let ArrayData::U64(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }
@@ -334,7 +334,7 @@ fn typed_path_reads_match_dynamic_reads() {
             }
         }) || check::<u8>(&path, d, |d| {
             if let ArrayData::U8(v) = d {
-                Some(v.clone())
+                Some(v.to_vec())
             } else {
                 None
             }

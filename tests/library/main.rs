@@ -1,6 +1,8 @@
 //! The library's integration tests, as one test binary (one link of the crate with all
 //! its features, instead of one per file). Each module was a test file of its own; run
 //! one with `cargo test --all-features --test library <module>::`.
+// The readers, writers and files these tests use need std (tests/core.rs runs without it).
+#![cfg(feature = "std")]
 
 mod abnf_quotes;
 mod append;
@@ -13,6 +15,7 @@ mod fixtures;
 pub(crate) mod fuzz_replay;
 mod grammar_agreement;
 mod header_cases;
+mod hugepages;
 mod npz;
 mod roundtrip;
 mod streaming;

@@ -237,11 +237,11 @@ fn stored_and_deflated_members_read_by_name_with_or_without_npy() {
     assert_eq!(ar.array_names().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(
         ar.array("a").unwrap().data(),
-        &ArrayData::I32(vec![1, 2, 3])
+        &ArrayData::I32(vec![1, 2, 3].into())
     );
     assert_eq!(
         ar.array("a.npy").unwrap().data(),
-        &ArrayData::I32(vec![1, 2, 3])
+        &ArrayData::I32(vec![1, 2, 3].into())
     );
     assert_eq!(ar.typed::<f64>("b").unwrap().data(), &[0.5; 6]);
     assert_eq!(ar.header("b.npy").unwrap().shape(), &[2, 3]);
@@ -264,7 +264,7 @@ fn zip64_local_headers_as_numpy_and_classic_ones_both_read() {
             let zip = build(&[Entry { numpy_zip64, ..e }]);
             assert_eq!(
                 read_all(&zip, &ReadOptions::default()).unwrap()[0].1.data(),
-                &ArrayData::U8(vec![7; 10])
+                &ArrayData::U8(vec![7; 10].into())
             );
         }
     }
@@ -280,7 +280,7 @@ fn data_descriptor_members_are_read_with_the_central_sizes_and_crc() {
         }]);
         assert_eq!(
             read_all(&zip, &ReadOptions::default()).unwrap()[0].1.data(),
-            &ArrayData::I16(vec![3, -4])
+            &ArrayData::I16(vec![3, -4].into())
         );
         let bad = build(&[Entry {
             flags: 8,
@@ -1222,7 +1222,7 @@ fn a_member_without_the_npy_suffix_is_read_by_its_content() {
     let all = read_all(&zip, &ReadOptions::default()).unwrap();
     let keys: Vec<&str> = all.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(keys, ["weights", "b"]);
-    assert_eq!(all[0].1.data(), &ArrayData::I16(vec![7, 8]));
+    assert_eq!(all[0].1.data(), &ArrayData::I16(vec![7, 8].into()));
     // A pickled-object .npy under any name is refused as NumPy refuses it (allow_pickle=False).
     let header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
     let mut text = header.to_string();

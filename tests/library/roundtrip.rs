@@ -496,8 +496,8 @@ fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
                 .map(|[a, b]| [f64::from_bits(a), f64::from_bits(b)])
                 .collect(),
         ),
-        Dtype::Bytes(_) => ArrayData::Bytes(bytes.to_vec()),
-        Dtype::Void(_) => ArrayData::Void(bytes.to_vec()),
+        Dtype::Bytes(_) => ArrayData::Bytes(bytes.to_vec().into()),
+        Dtype::Void(_) => ArrayData::Void(bytes.to_vec().into()),
         Dtype::Record(r) => {
             let mut raw = bytes.to_vec();
             if r.itemsize > 0 {
@@ -505,7 +505,7 @@ fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
                     make_text_valid(r, rec);
                 }
             }
-            ArrayData::Record(raw)
+            ArrayData::Record(raw.into())
         }
         Dtype::Unicode(..) => ArrayData::Unicode(w.iter().map(|x| x.char()).collect()),
         Dtype::DateTime(..) => ArrayData::DateTime(w.iter().map(|x| x.i64()).collect()),
@@ -732,7 +732,7 @@ fn bits(d: &ArrayData) -> (&'static str, Vec<u64>) {
         ArrayData::I64(v) => ("i8", v.iter().map(|&x| x as u64).collect()),
         ArrayData::U16(v) => ("u2", v.iter().map(|&x| u64::from(x)).collect()),
         ArrayData::U32(v) => ("u4", v.iter().map(|&x| u64::from(x)).collect()),
-        ArrayData::U64(v) => ("u8", v.clone()),
+        ArrayData::U64(v) => ("u8", v.to_vec()),
         ArrayData::F16(v) => ("f2", v.iter().map(|&x| u64::from(x)).collect()),
         ArrayData::F32(v) => ("f4", v.iter().map(|&x| u64::from(x.to_bits())).collect()),
         ArrayData::F64(v) => ("f8", v.iter().map(|&x| x.to_bits()).collect()),

@@ -106,6 +106,7 @@ fn typed_by_dtype(dtype: &Dtype, bytes: &[u8], name: &str) -> Option<bool> {
         Dtype::U16(_) => typed_agrees::<u16>(bytes, name),
         Dtype::U32(_) => typed_agrees::<u32>(bytes, name),
         Dtype::U64(_) => typed_agrees::<u64>(bytes, name),
+        #[cfg(feature = "half")]
         Dtype::F16(_) => typed_agrees::<half::f16>(bytes, name),
         Dtype::F32(_) => typed_agrees::<f32>(bytes, name),
         Dtype::F64(_) => typed_agrees::<f64>(bytes, name),

@@ -1,13 +1,14 @@
 //! Validation of a descr literal: a type string, or a list of record fields, with every
 //! size checked against NumPy's C `int` limits.
 
-use std::collections::HashSet;
+use alloc::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::types::{Dtype, Field, Record};
 use crate::format::dtype::typestr::typestr;
 use crate::format::literal::{Literal, Value};
 use crate::limits::{C_INT_MAX, MAX_DIMS, MAX_FIELDS, MAX_RECORD_DEPTH};
+use crate::prelude::*;
 
 /// A type string or a list of fields; `depth` is the record nesting so far.
 pub(crate) fn descr_value(lit: &Literal, depth: u32) -> Result<Dtype> {
@@ -48,7 +49,7 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
     if items.len() > MAX_FIELDS {
         return Err(bad(lit, "at most 4096 fields"));
     }
-    let mut seen = HashSet::with_capacity(items.len());
+    let mut seen = BTreeSet::new();
     let mut fields = Vec::with_capacity(items.len());
     let mut offset = 0usize;
     for item in items {
@@ -151,7 +152,7 @@ fn check_padding(item: &Literal, f: &FieldItem<'_>) -> Result<()> {
 
 /// Records the field's name and title; names and titles share one namespace (a title is
 /// another key for its field).
-fn claim_names(seen: &mut HashSet<String>, f: &FieldItem<'_>) -> Result<()> {
+fn claim_names(seen: &mut BTreeSet<String>, f: &FieldItem<'_>) -> Result<()> {
     let twice = |expected: &str, what: &str| {
         Error::new(
             ErrorKind::DuplicateField,

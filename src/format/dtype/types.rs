@@ -2,6 +2,7 @@
 //! their item sizes and how NumPy writes them (`typestr`, `descr`).
 
 use crate::format::literal::{Int, Literal, Value};
+use crate::prelude::*;
 
 /// Byte order of a multi-byte element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,8 +94,8 @@ pub struct DateUnit {
     pub multiple: u32,
 }
 
-impl std::fmt::Display for DateUnit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for DateUnit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match (self.unit, self.multiple) {
             (TimeUnit::Generic, _) => Ok(()),
             (u, 1) => write!(f, "[{}]", u.code()),

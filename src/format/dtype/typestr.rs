@@ -11,6 +11,7 @@ use nom::{IResult, Parser};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::types::{DateUnit, Dtype, Endian, TimeUnit};
 use crate::limits::C_INT_MAX;
+use crate::prelude::*;
 
 type TResult<'a, T> = IResult<&'a [u8], T, nom::error::Error<&'a [u8]>>;
 

@@ -7,6 +7,7 @@ use crate::format::grammar::space::ws;
 use crate::format::grammar::strings::string;
 use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::limits::MAX_DEPTH;
+use crate::prelude::*;
 
 /// ```abnf
 /// dict            = %x7B ws [ entry *( ws %x2C ws entry ) [ ws %x2C ] ws ] %x7D

@@ -51,8 +51,8 @@ impl<'a> Cursor<'a> {
 
 impl<'a> Input for Cursor<'a> {
     type Item = u8;
-    type Iter = std::iter::Copied<std::slice::Iter<'a, u8>>;
-    type IterIndices = std::iter::Enumerate<Self::Iter>;
+    type Iter = core::iter::Copied<core::slice::Iter<'a, u8>>;
+    type IterIndices = core::iter::Enumerate<Self::Iter>;
 
     fn input_len(&self) -> usize {
         self.rest.len()

@@ -6,6 +6,7 @@ use nom::Parser;
 use crate::error::ErrorKind;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
 use crate::format::literal::Int;
+use crate::prelude::*;
 
 /// ```abnf
 /// boolean         = %s"True" / %s"False"

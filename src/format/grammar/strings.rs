@@ -6,6 +6,7 @@ use nom::Parser;
 use crate::error::ErrorKind;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PResult};
 use crate::format::preamble::Encoding;
+use crate::prelude::*;
 
 /// ```abnf
 /// string          = sq-string / dq-string
@@ -26,7 +27,7 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
         let (rest, run) =
             take_while(|b: u8| (0x20..0x7f).contains(&b) && b != quote && b != b'\\').parse(i)?;
         // `run` is printable ASCII, hence valid UTF-8.
-        out.push_str(std::str::from_utf8(run.bytes()).unwrap_or_default());
+        out.push_str(core::str::from_utf8(run.bytes()).unwrap_or_default());
         i = rest;
         let (rest, c) = match i.peek() {
             Some(b) if b == quote => return Ok((i.skip(1), out)),
@@ -73,7 +74,7 @@ pub(crate) fn non_ascii<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, char> {
             let decoded = i
                 .bytes()
                 .get(..len)
-                .and_then(|s| std::str::from_utf8(s).ok())
+                .and_then(|s| core::str::from_utf8(s).ok())
                 .and_then(|s| s.chars().next());
             match decoded {
                 Some(c) => Ok((i.skip(len), c)),
