@@ -349,13 +349,13 @@ mod tests {
 
     #[test]
     fn zero_follows_npyguard() {
-        assert!(!nonzero(&ArrayData::F64(vec![-0.0]), 0));
-        assert!(nonzero(&ArrayData::F64(vec![f64::NAN]), 0));
-        assert!(!nonzero(&ArrayData::F16(vec![0x8000]), 0));
-        assert!(nonzero(&ArrayData::F16(vec![0x0001]), 0));
-        assert!(nonzero(&ArrayData::DateTime(vec![NAT]), 0));
-        assert!(!nonzero(&ArrayData::C64(vec![[0.0, -0.0]]), 0));
-        assert!(nonzero(&ArrayData::C64(vec![[0.0, 1.0]]), 0));
-        assert!(nonzero(&ArrayData::Bool(vec![2]), 0));
+        assert!(!nonzero(&ArrayData::F64(vec![-0.0].into()), 0));
+        assert!(nonzero(&ArrayData::F64(vec![f64::NAN].into()), 0));
+        assert!(!nonzero(&ArrayData::F16(vec![0x8000].into()), 0));
+        assert!(nonzero(&ArrayData::F16(vec![0x0001].into()), 0));
+        assert!(nonzero(&ArrayData::DateTime(vec![NAT].into()), 0));
+        assert!(!nonzero(&ArrayData::C64(vec![[0.0, -0.0]].into()), 0));
+        assert!(nonzero(&ArrayData::C64(vec![[0.0, 1.0]].into()), 0));
+        assert!(nonzero(&ArrayData::Bool(vec![2].into()), 0));
     }
 }

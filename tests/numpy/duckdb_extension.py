@@ -18,8 +18,8 @@ version pinned in duckdb-npy/duckdb-version.txt, and checks against np.load:
 4. a (1000, 8) float32 file gives FLOAT[8] through read_npy(layout := 'rowlists'),
    through `npyguard convert --to arrow --layout rowlists` read with pyarrow, and
    through `--to parquet` with the README's cast `c1::FLOAT[8]`;
-5. every hostile file of the Rust suites (tests/adversarial/n_*.npy, the cases of
-   tests/hostile.rs rebuilt here, truncated and corrupted copies of fixtures) yields a
+5. every hostile file of the Rust suites (tests/adversarial/n_*.npy, tests/hostile/*.npy and
+   those cases rebuilt here, truncated and corrupted copies of fixtures) yields a
    DuckDB error naming the file (and the byte offset where npyguard has one), and the
    same connection keeps answering queries afterwards.
 
@@ -469,6 +469,14 @@ def hostile_checks(con, tmp):
             expect_error(con, f"SELECT * FROM read_npy({lit(path)}, layout := '{layout}')",
                          f"{path.name} ({layout})", path, offset=True)
             n += 1
+    # The hostile files of the Rust suites as committed (tests/hostile/, the cases of
+    # tests/hostile.rs), read with default options: each is refused.
+    committed = sorted((FIXTURES.parent / "hostile").glob("*.npy"))
+    check(len(committed) >= 20, f"tests/hostile/*.npy: {len(committed)} files")
+    for path in committed:
+        expect_error(con, f"SELECT * FROM read_npy({lit(path)})", f"hostile/{path.name}", path)
+        n += 1
+    # The same cases rebuilt here, one with the limit it was written for.
     for name, (data, opts) in hostile_cases().items():
         path = hostile / f"{name}.npy"
         path.write_bytes(data)
