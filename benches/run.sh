@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go and writes BENCHMARKS.md at the repository root.
-# Usage: benches/run.sh [MiB=256]   (needs: cargo, python3 with numpy)
+# Usage: benches/run.sh [MiB=256]   (needs: cargo, python3 with numpy and duckdb)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -26,4 +26,7 @@ python3 "$here/stream_bench.py" "$dir/stream" --bin "$root/target/release/npygua
 # The Python package (issue 20): npyguard.load vs np.load, interleaved, same run.
 python3 -m pip install --quiet "$root/python"   # the working tree's package (rebuilt incrementally)
 python3 "$here/python_bench.py" "$dir/python" --mib "$mib" --splice "$root/BENCHMARKS.md"
+# DuckDB extension (issue 19): read_npy vs the converted Parquet file, 2 GiB, SELECT sum(c1)
+# (builds the extension with duckdb-npy/build.sh; needs pip duckdb at duckdb-npy/duckdb-version.txt).
+python3 "$here/duckdb_bench.py" "$dir/duckdb" --bin "$root/target/release/npyguard" --splice "$root/BENCHMARKS.md"
 echo "wrote $root/BENCHMARKS.md"

@@ -1,0 +1,427 @@
+//! Where rows come from: the files of a glob (each a [`RowReader`]: bounded row chunks),
+//! or one `.npz` member. Everything here is safe Rust over npyguard's API.
+
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+
+use npyguard::{Array, Header, ReadOptions, RowReader};
+
+use crate::types::Kind;
+
+/// Bytes of payload read per chunk (at least one row): the extension's memory is about
+/// this much plus DuckDB's output vectors.
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// An error for DuckDB: the file it concerns and npyguard's message (which carries the
+/// byte offset: `kind at byte N: expected …, found …`).
+pub fn file_error(path: &Path, err: impl std::fmt::Display) -> String {
+    format!("{}: {err}", path.display())
+}
+
+/// The files of `pattern`: the path itself when it names a file (no glob expansion, so a
+/// name with `[` works), else the glob's matches in sorted order; an error when none match.
+pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let direct = Path::new(pattern);
+    if direct.is_file() {
+        return Ok(vec![direct.to_path_buf()]);
+    }
+    let has_glob = pattern.contains(['*', '?', '[']);
+    if !has_glob {
+        // Let the open report the operating system's reason (no such file, a directory…).
+        return Ok(vec![direct.to_path_buf()]);
+    }
+    let paths = glob::glob(pattern).map_err(|e| format!("bad glob pattern {pattern:?}: {e}"))?;
+    let mut files = Vec::new();
+    for p in paths {
+        let p = p.map_err(|e| format!("{}: {}", e.path().display(), e.error()))?;
+        if p.is_file() {
+            files.push(p);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no file matches {pattern:?}"));
+    }
+    Ok(files)
+}
+
+/// The table a header describes: `rows` along the first axis, `cols` elements per row
+/// (the product of the trailing axes, in C order); a 0-d array is one row of one column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// The element kind.
+    pub kind: Kind,
+    /// The axes after the first (empty for 0-d and 1-D arrays).
+    pub trailing: Vec<usize>,
+    /// Elements per row.
+    pub cols: usize,
+}
+
+impl Shape {
+    /// The table shape of `header`, or why it has none.
+    pub fn of(header: &Header) -> Result<Shape, String> {
+        let kind = Kind::of(header.dtype())?;
+        let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
+        let cols = trailing
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .ok_or_else(|| format!("a row size that fits, found shape {:?}", header.shape()))?;
+        // A zero-size array can claim columns no byte backs (shape (0, 2**60)): each
+        // column costs DuckDB a result column, so npyguard's bound applies.
+        header
+            .check_backed(cols as u64, "columns")
+            .map_err(|e| e.to_string())?;
+        // Likewise rows: a zero-size element (`V0`) can claim 2**60 rows without bytes.
+        let rows = header.shape().first().copied().unwrap_or(1);
+        header
+            .check_backed(rows as u64, "rows")
+            .map_err(|e| e.to_string())?;
+        Ok(Shape {
+            kind,
+            trailing,
+            cols,
+        })
+    }
+
+    /// Whether another file's table can follow this one in the same scan.
+    pub fn same_table(&self, other: &Shape) -> bool {
+        self.kind == other.kind && self.trailing == other.trailing
+    }
+}
+
+/// Opens `path` as a row reader (header, limits and length checked).
+pub fn open(path: &Path, opts: &ReadOptions) -> Result<RowReader<File>, String> {
+    RowReader::open(path, opts).map_err(|e| file_error(path, e))
+}
+
+/// A decoded chunk of consecutive rows.
+pub enum Chunk {
+    /// Whole rows in C order: an array of shape `(k, ...)` (a 0-d array as is).
+    Rows(Array),
+    /// Some columns of `rows` rows, each a 1-D array (`None`: a column not asked for).
+    Columns {
+        /// Rows in the chunk.
+        rows: usize,
+        /// Column `j`'s values, when asked for.
+        cols: Vec<Option<Array>>,
+    },
+}
+
+impl Chunk {
+    /// Rows in the chunk.
+    pub fn rows(&self) -> usize {
+        match self {
+            Chunk::Rows(a) => a.shape().first().copied().unwrap_or(1),
+            Chunk::Columns { rows, .. } => *rows,
+        }
+    }
+}
+
+/// A source of row chunks.
+pub enum Rows {
+    /// A `.npy` file read by whole rows (C order; Fortran order gathered by npyguard's
+    /// [`RowReader`] and reindexed one chunk at a time).
+    File {
+        /// The reader.
+        reader: RowReader<File>,
+        /// The next row to read.
+        next: usize,
+        /// The row after the last one to read.
+        end: usize,
+        /// Rows per chunk.
+        step: usize,
+    },
+    /// A Fortran-order `.npy` file of which only some columns are asked for: each chunk
+    /// reads, for each of those columns, its one contiguous run of rows (projection
+    /// pushdown: the other columns' bytes are not read).
+    FortranColumns {
+        /// The file (validated by [`RowReader::open`]: header, limits, length).
+        file: File,
+        /// Its header.
+        header: Header,
+        /// The columns asked for (C-order index over the trailing axes).
+        want: Vec<usize>,
+        /// The next row to read.
+        next: usize,
+        /// The row after the last one to read.
+        end: usize,
+        /// Rows per chunk.
+        step: usize,
+    },
+    /// A file of which no column is asked for (`count(*)`): rows without reading.
+    Count {
+        /// The header (validated, length checked).
+        header: Header,
+        /// The next row.
+        next: usize,
+        /// The row after the last one.
+        end: usize,
+    },
+    /// An `.npz` member streamed in row chunks by a thread that owns the archive (npyguard's
+    /// `NpzArchive::row_chunks` borrows it): a channel of one chunk keeps memory at about
+    /// three chunks; the thread stops when the scan drops the receiver.
+    Member {
+        /// Chunks from the thread.
+        rx: Receiver<Msg>,
+        /// The first row of the next chunk.
+        next: usize,
+    },
+}
+
+/// What the `.npz` thread sends.
+pub enum Msg {
+    /// The next rows.
+    Chunk(Array),
+    /// The member ended and its size and CRC were checked.
+    Done,
+    /// Why reading stopped.
+    Failed(String),
+}
+
+/// Streams member `member` of the archive at `path` from a new thread.
+pub fn npz_member(path: &Path, member: &str, opts: &ReadOptions) -> Result<Rows, String> {
+    let (tx, rx) = sync_channel::<Msg>(1);
+    let (path, member, opts) = (path.to_path_buf(), member.to_string(), opts.clone());
+    std::thread::Builder::new()
+        .name("read_npz".into())
+        .spawn(move || {
+            let last = match stream_member(&path, &member, &opts, &tx) {
+                Ok(true) => Msg::Done,
+                Ok(false) => return, // the scan ended early (LIMIT, an error elsewhere)
+                Err(e) => Msg::Failed(e),
+            };
+            let _ = tx.send(last);
+        })
+        .map_err(|e| format!("cannot start the npz reading thread: {e}"))?;
+    Ok(Rows::Member { rx, next: 0 })
+}
+
+/// Sends the member's chunks; `false` when the receiver is gone.
+fn stream_member(
+    path: &Path,
+    member: &str,
+    opts: &ReadOptions,
+    tx: &SyncSender<Msg>,
+) -> Result<bool, String> {
+    let mut archive = npyguard::npz::open(path, opts).map_err(|e| e.to_string())?;
+    let chunks = archive.row_chunks(member, 1).map_err(|e| e.to_string())?;
+    let step = (CHUNK_BYTES / row_bytes(chunks.header())).max(1);
+    for chunk in chunks.with_rows_per_chunk(step) {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if tx.send(Msg::Chunk(chunk)).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+impl Rows {
+    /// Row chunks of rows `range` of `reader`, about [`CHUNK_BYTES`] each. `want`: the
+    /// only columns a query needs (`None`: whole rows).
+    pub fn file(reader: RowReader<File>, want: Option<Vec<usize>>, range: Range<usize>) -> Rows {
+        let h = reader.header().clone();
+        let itemsize = h.dtype().itemsize();
+        let (next, end) = (range.start, range.end.min(reader.num_rows()));
+        match want {
+            Some(w) if w.is_empty() => Rows::Count {
+                header: h,
+                next,
+                end,
+            },
+            Some(w) if h.fortran_order() && h.shape().len() > 1 && h.payload_len() > 0 => {
+                let row_bytes = itemsize.saturating_mul(w.len()).max(1);
+                Rows::FortranColumns {
+                    file: reader.into_inner(),
+                    header: h,
+                    want: w,
+                    next,
+                    end,
+                    step: (CHUNK_BYTES / row_bytes).max(1),
+                }
+            }
+            _ => Rows::File {
+                reader,
+                next,
+                end,
+                step: (CHUNK_BYTES / row_bytes(&h)).max(1),
+            },
+        }
+    }
+
+    /// The header of the rows.
+    pub fn header(&self) -> Option<&Header> {
+        match self {
+            Rows::File { reader, .. } => Some(reader.header()),
+            Rows::FortranColumns { header, .. } | Rows::Count { header, .. } => Some(header),
+            Rows::Member { .. } => None,
+        }
+    }
+
+    /// The next chunk and its first row, `None` at the end.
+    pub fn next_chunk(&mut self) -> Result<Option<(usize, Chunk)>, String> {
+        match self {
+            Rows::File {
+                reader,
+                next,
+                end: total,
+                step,
+            } => {
+                let total = *total;
+                if *next >= total {
+                    return Ok(None);
+                }
+                // An empty payload (shape (2**40, 0)): rows without bytes, one chunk.
+                let end = if reader.header().payload_len() == 0 {
+                    total
+                } else {
+                    next.saturating_add(*step).min(total)
+                };
+                let start = *next;
+                let chunk = reader.read_rows(start..end).map_err(|e| e.to_string())?;
+                *next = end;
+                Ok(Some((start, Chunk::Rows(c_order(chunk)))))
+            }
+            Rows::Count {
+                next, end: total, ..
+            } => {
+                let total = *total;
+                if *next >= total {
+                    return Ok(None);
+                }
+                let start = *next;
+                // Rows a DuckDB vector can take; nothing is read.
+                let end = next.saturating_add(crate::VECTOR).min(total);
+                *next = end;
+                Ok(Some((
+                    start,
+                    Chunk::Columns {
+                        rows: end - start,
+                        cols: Vec::new(),
+                    },
+                )))
+            }
+            Rows::FortranColumns {
+                file,
+                header,
+                want,
+                next,
+                end: total,
+                step,
+            } => {
+                let total = *total;
+                if *next >= total {
+                    return Ok(None);
+                }
+                let start = *next;
+                let end = next.saturating_add(*step).min(total);
+                let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
+                let cols = trailing.iter().product::<usize>();
+                let mut out: Vec<Option<Array>> = (0..cols).map(|_| None).collect();
+                for &j in want.iter() {
+                    let run = fortran_run(file, header, &trailing, j, start..end)?;
+                    if let Some(slot) = out.get_mut(j) {
+                        *slot = Some(run);
+                    }
+                }
+                *next = end;
+                Ok(Some((
+                    start,
+                    Chunk::Columns {
+                        rows: end - start,
+                        cols: out,
+                    },
+                )))
+            }
+            Rows::Member { rx, next } => match rx.recv() {
+                Ok(Msg::Chunk(a)) => {
+                    let start = *next;
+                    *next = next.saturating_add(a.shape().first().copied().unwrap_or(1));
+                    Ok(Some((start, Chunk::Rows(c_order(a)))))
+                }
+                Ok(Msg::Done) => Ok(None),
+                Ok(Msg::Failed(e)) => Err(e),
+                Err(_) => Err("internal: the npz reading thread stopped early".into()),
+            },
+        }
+    }
+}
+
+/// Rows `rows` of column `j` (C-order index over the trailing axes) of a Fortran-order
+/// file: one contiguous run of the payload, read and decoded by npyguard's
+/// [`PayloadDecoder`](npyguard::PayloadDecoder); an error carries the file's byte offset.
+fn fortran_run(
+    file: &mut File,
+    header: &Header,
+    trailing: &[usize],
+    j: usize,
+    rows: std::ops::Range<usize>,
+) -> Result<Array, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let total = header.shape().first().copied().unwrap_or(1);
+    // The column's position in Fortran order: its trailing index (i1, i2, …) taken from
+    // the C-order index j, then i1 + d1 * (i2 + d2 * (…)).
+    let mut rest = j;
+    let mut index = vec![0usize; trailing.len()];
+    for (slot, &d) in index.iter_mut().zip(trailing).rev() {
+        *slot = rest % d.max(1);
+        rest /= d.max(1);
+    }
+    let f = index
+        .iter()
+        .zip(trailing)
+        .rev()
+        .fold(0usize, |acc, (&i, &d)| {
+            acc.saturating_mul(d).saturating_add(i)
+        });
+    let size = header.dtype().itemsize();
+    let first = f.saturating_mul(total).saturating_add(rows.start);
+    let at = header
+        .payload_offset()
+        .saturating_add((first as u64).saturating_mul(size as u64));
+    let len = rows.len().saturating_mul(size);
+    let mut buf = vec![0u8; len];
+    file.seek(SeekFrom::Start(at))
+        .and_then(|_| file.read_exact(&mut buf))
+        .map_err(|e| format!("io at byte {at}: expected {len} payload bytes: {e}"))?;
+    let sub =
+        Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
+    let mut dec = npyguard::PayloadDecoder::new(sub);
+    let placed = |e: npyguard::Error| {
+        // The decoder counts from the run's first byte: report the file's offset.
+        let found = e
+            .found_text()
+            .map(|f| format!(", found {f}"))
+            .unwrap_or_default();
+        match e.offset() {
+            Some(rel) => format!(
+                "{} at byte {}: expected {}{found}",
+                e.kind(),
+                at.saturating_add(rel),
+                e.expected()
+            ),
+            None => e.to_string(),
+        }
+    };
+    dec.feed(&buf).map_err(placed)?;
+    dec.finish().map_err(placed)
+}
+
+/// Payload bytes per row of `h` (at least 1).
+pub fn row_bytes(h: &Header) -> usize {
+    h.shape()
+        .iter()
+        .skip(1)
+        .fold(h.dtype().itemsize(), |a, &d| a.saturating_mul(d))
+        .max(1)
+}
+
+/// The chunk in C order (a Fortran-order chunk is reindexed: one chunk's copy).
+fn c_order(a: Array) -> Array {
+    if a.fortran_order() && a.shape().len() > 1 {
+        a.to_c_order()
+    } else {
+        a
+    }
+}
