@@ -52,10 +52,10 @@ MALLOC_MB="${FUZZ_MALLOC_MB:-$(( (4 * MAX_LEN + (1 << 20) + (1 << 20) - 1) >> 20
 # The largest single allocation of a target over its whole corpus, to the MiB: the smallest
 # -malloc_limit_mb under which every corpus input runs (libFuzzer's limit is in whole MiB).
 peak_mib() {
-    local bin="$1"; shift
+    local bin="$1" max_len="$2"; shift 2
     local mb
     for mb in 1 2 4 8 16 32 64; do
-        if "$bin" -runs=0 -malloc_limit_mb="$mb" -rss_limit_mb=2048 -max_len="$MAX_LEN" "$@" >/dev/null 2>&1; then
+        if "$bin" -runs=0 -malloc_limit_mb="$mb" -rss_limit_mb=2048 -max_len="$max_len" "$@" >/dev/null 2>&1; then
             echo "$mb"
             return
         fi
@@ -66,10 +66,11 @@ peak_mib() {
 failed=()
 report=()
 for t in "${TARGETS[@]}"; do
+    max_len="$MAX_LEN"
+    [ "$t" = header ] && max_len=4096
     flags=(-max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-           -malloc_limit_mb="$MALLOC_MB" -max_len="$MAX_LEN")
+           -malloc_limit_mb="$MALLOC_MB" -max_len="$max_len")
     if [ "$t" = header ]; then
-        flags=("${flags[@]/-max_len=$MAX_LEN/-max_len=4096}")
         flags+=(-dict="$ROOT/fuzz/header.dict")
     fi
     mkdir -p "$SCRATCH/$t" "$ROOT/fuzz/artifacts/$t"
@@ -87,7 +88,7 @@ for t in "${TARGETS[@]}"; do
     if "$BIN_DIR/$t" -artifact_prefix="$ROOT/fuzz/artifacts/$t/" "${flags[@]}" "${seeds[@]}" >"$log" 2>&1; then
         done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)"
         execs="$(echo "$done_line" | sed -n 's/^#\([0-9]*\).*/\1/p')"
-        peak="$(peak_mib "$BIN_DIR/$t" "${seeds[@]}")"
+        peak="$(peak_mib "$BIN_DIR/$t" "$max_len" "${seeds[@]}")"
         echo "fuzz smoke: $t: ${execs:-?} executions, largest single allocation over the corpus <= ${peak} MiB"
         report+=("| \`$t\` | ${execs:-?} | ≤ ${peak} MiB |")
     else

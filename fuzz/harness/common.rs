@@ -476,6 +476,20 @@ pub fn layer_array(data: &[u8]) -> Option<(Array, usize)> {
 /// the input plus the unbacked allowance (`MAX_UNBACKED_ITEMS` items), with room for the
 /// widest rendering of an element (a `U` character escaped, a complex pair, brackets of
 /// up to 64 dimensions). More is a finding: output no input byte pays for.
+/// A writer that counts the bytes written to it and keeps none.
+#[derive(Debug, Default)]
+pub struct Counted(pub usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 pub fn output_bound(input_len: usize) -> usize {
     let items = input_len.saturating_add(npyguard::limits::MAX_UNBACKED_ITEMS as usize);
     items.saturating_mul(256).saturating_add(1 << 20)
