@@ -152,7 +152,7 @@ const SWAP_STEP: usize = 1 << 17;
 /// Replaces `out` with `len / size` values read from `r` (a huge-page mapping when
 /// `len >= huge`), swapping each step in place when `foreign`; `None` when the type has no
 /// direct reading. Returns the bytes that arrived (`out` holds the whole values among them).
-fn fill_fresh<T>(
+fn fill_fresh<T: Send>(
     out: &mut Buffer<T>,
     direct: Option<Direct<T>>,
     foreign: bool,
@@ -164,33 +164,67 @@ fn fill_fresh<T>(
     let size = core::mem::size_of::<T>();
     let n = len.checked_div(size)?;
     *out = (d.fresh)(n, huge);
-    let step = if foreign {
-        SWAP_STEP.checked_div(size).unwrap_or(1).max(1)
+    let values = out.as_mut_slice();
+    let step = SWAP_STEP.checked_div(size).unwrap_or(1).max(1);
+    let swap = d.swap;
+    let read = if !foreign {
+        read_steps(values, d.bytes_mut, r, n.max(1), |_| {})
+    } else if len < PARALLEL_SWAP_BYTES {
+        read_steps(values, d.bytes_mut, r, step, swap)
     } else {
-        n.max(1)
+        // Large: this thread reads step after step while a second one swaps the steps
+        // already read (each handed over whole, so the two never touch the same values).
+        let step = PARALLEL_SWAP_STEP.checked_div(size).unwrap_or(1).max(1);
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::channel::<&mut [T]>();
+            s.spawn(move || rx.into_iter().for_each(swap));
+            read_steps(values, d.bytes_mut, r, step, |done| {
+                // The swapper lives as long as the sender; it cannot have gone.
+                let _ = tx.send(done);
+            })
+        })
     };
+    Some(read.map(|(filled, whole)| {
+        out.truncate(whole);
+        filled
+    }))
+}
+
+/// Foreign-order payloads of at least this many bytes are swapped on a second thread while
+/// the next steps are read, in steps of [`PARALLEL_SWAP_STEP`] bytes (measured on 256 MiB
+/// `>f8`: 0.84x the little-endian read's speed swapped in one thread, 0.89-0.90x so).
+const PARALLEL_SWAP_BYTES: usize = 4 << 20;
+
+/// Bytes per step when a second thread swaps (2 MiB: one huge page).
+const PARALLEL_SWAP_STEP: usize = 2 << 20;
+
+/// Reads `out` from `r` in steps of `step` values, handing each step's whole values to
+/// `done` once read; stops at the end of the input. Returns the bytes that arrived and the
+/// whole values among them.
+fn read_steps<'a, T>(
+    out: &'a mut [T],
+    bytes_mut: fn(&mut [T]) -> &mut [u8],
+    r: &mut dyn Read,
+    step: usize,
+    mut done: impl FnMut(&'a mut [T]),
+) -> io::Result<(usize, usize)> {
+    let size = core::mem::size_of::<T>();
     let mut filled = 0usize;
+    let mut whole = 0usize;
     for values in out.chunks_mut(step) {
-        let bytes = (d.bytes_mut)(values);
+        let bytes = bytes_mut(values);
         let want = bytes.len();
-        let got = match read_up_to(r, bytes) {
-            Ok(got) => got,
-            Err(e) => return Some(Err(e)),
-        };
+        let got = read_up_to(r, bytes)?;
         filled = filled.saturating_add(got);
-        if foreign {
-            (d.swap)(
-                values
-                    .get_mut(..got.checked_div(size).unwrap_or(0))
-                    .unwrap_or_default(),
-            );
-        }
+        let arrived = got.checked_div(size).unwrap_or(0);
+        whole = whole.saturating_add(arrived);
+        let (read, _) = values.split_at_mut(arrived.min(values.len()));
+        done(read);
         if got < want {
             break;
         }
     }
-    out.truncate(filled.checked_div(size).unwrap_or(0));
-    Some(Ok(filled))
+    Ok((filled, whole))
 }
 
 #[cfg(feature = "std")]
