@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmarks, interleaved: every run of a Rust implementation is followed by
-one run of each other implementation of the same operation (ABAB…), so page-cache and
-writeback state cannot favour one side. The Rust side is `npyguard-bench serve DIR`, which
+one run of each other implementation of the same operation (ABAB…, each round starting one
+implementation later), so page-cache and writeback state cannot favour one side. The Rust side is `npyguard-bench serve DIR`, which
 runs one named operation per line of stdin; NumPy runs here, in this process, on its own
 defaults.
 
@@ -118,8 +118,11 @@ groups = [
 
 for group, nbytes, impls in groups:
     runs = {name: [] for name, _ in impls}
-    for _ in range(args.runs):
-        for name, f in impls:
+    for r in range(args.runs):
+        # Each round starts one implementation later (ABC, BCA, CAB, ...): no side always
+        # runs right after another's writes (writeback of 256 MiB takes a while here).
+        k = r % len(impls)
+        for name, f in impls[k:] + impls[:k]:
             runs[name].append(f())
     for name, _ in impls:
         print(json.dumps({"group": group, "name": name, "bytes": nbytes, "runs": runs[name]}), flush=True)

@@ -162,14 +162,14 @@ fn serve(dir: &Path) {
                     .into_owned(),
             )),
             "write/std::fs::write" | "write/npyguard write_path" | "write/npyz" | "write/ndarray-npy" => {
+                // Each side writes an array it loaded, as np.save writes np.load's array: here
+                // npyguard's read (huge-page memory, as NumPy's), std::fs::read's bytes, and
+                // ndarray-npy's own array.
                 let (arr, bytes, nd) = source.get_or_insert_with(|| {
-                    let a = NpyArray::<f64>::read_path(&le, &opts).unwrap();
-                    let v = a.data().to_vec();
-                    let n = v.len();
                     (
-                        NpyArray::from_vec(v.clone(), vec![n]).unwrap(),
+                        NpyArray::<f64>::read_path(&le, &opts).unwrap(),
                         std::fs::read(&le).unwrap(),
-                        ndarray::Array1::from(v),
+                        ndarray_npy::read_npy::<_, ndarray::Array1<f64>>(&le).unwrap(),
                     )
                 });
                 let t = Instant::now();
