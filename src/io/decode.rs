@@ -94,7 +94,6 @@ impl<T: Element> Sink for Buffer<T> {
         T::decode_into(bytes, e, self.vec_mut());
         Ok(())
     }
-    #[cfg(feature = "std")]
     fn read_direct(
         &mut self,
         header: &Header,
