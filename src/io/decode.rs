@@ -189,14 +189,17 @@ fn fill_fresh<T: Send>(
     }))
 }
 
+#[cfg(feature = "std")]
 /// Foreign-order payloads of at least this many bytes are swapped on a second thread while
 /// the next steps are read, in steps of [`PARALLEL_SWAP_STEP`] bytes (measured on 256 MiB
 /// `>f8`: 0.84x the little-endian read's speed swapped in one thread, 0.89-0.90x so).
 const PARALLEL_SWAP_BYTES: usize = 4 << 20;
 
+#[cfg(feature = "std")]
 /// Bytes per step when a second thread swaps (2 MiB: one huge page).
 const PARALLEL_SWAP_STEP: usize = 2 << 20;
 
+#[cfg(feature = "std")]
 /// Reads `out` from `r` in steps of `step` values, handing each step's whole values to
 /// `done` once read; stops at the end of the input. Returns the bytes that arrived and the
 /// whole values among them.
