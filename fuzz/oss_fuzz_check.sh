@@ -28,10 +28,12 @@ for src in "$ROOT"/fuzz/fuzz_targets/*.rs; do
     mkdir -p "$seeds"
     unzip -q -o "$work/out/${t}_seed_corpus.zip" -d "$seeds"
     limit="$(sed -n 's/^malloc_limit_mb = //p' "$work/out/$t.options")"
-    flags=(-runs=0 -malloc_limit_mb="$limit" -rss_limit_mb=2048 -timeout=10)
+    max_len="$(sed -n 's/^max_len = //p' "$work/out/$t.options")"
+    # The runners pass every option of the .options file; the input cap is one of them.
+    flags=(-runs=0 -malloc_limit_mb="$limit" -rss_limit_mb=2048 -timeout=10 -max_len="$max_len")
     [ "$t" = header ] && flags+=(-dict="$work/out/header.dict")
     if (cd "$work/out" && "./$t" "${flags[@]}" "$seeds" >"$work/$t.log" 2>&1); then
-        echo "oss-fuzz check: $t ran its $(ls "$seeds" | wc -l) seeds (malloc limit $limit MiB)"
+        echo "oss-fuzz check: $t ran its $(ls "$seeds" | wc -l) seeds (malloc limit $limit MiB, max_len $max_len)"
     else
         echo "oss-fuzz check: $t FAILED on its seeds:"; tail -20 "$work/$t.log"; failed=1
     fi
