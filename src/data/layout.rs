@@ -212,8 +212,17 @@ pub(crate) fn fortran_to_c_units<T: Copy + Send + Sync>(
     // Pre-filled by one sequential copy: faulting 4 KiB pages in sequentially is much
     // cheaper than faulting them in the scattered order of the tile writes (measured).
     let mut out = data.to_vec();
-    fortran_to_c_into(data, shape, per, &mut out);
+    if reindexes(data.len(), shape, per) {
+        fortran_to_c_into(data, shape, per, &mut out);
+    }
     out
+}
+
+/// Whether `len` units of `shape` (`per` units an element) need reindexing: two axes or
+/// more, and exactly that shape's units. Otherwise the values stay as they are.
+fn reindexes(len: usize, shape: &[usize], per: usize) -> bool {
+    let units = element_count(shape).and_then(|c| c.checked_mul(per));
+    shape.len() >= 2 && per > 0 && units == Some(len) && len > 0
 }
 
 /// [`fortran_to_c_units`] into a fresh [`Buffer`]: huge-page memory for large arrays of a
@@ -247,13 +256,13 @@ pub(crate) fn fortran_to_c_into<T: Copy + Send + Sync>(
     if out.len() != data.len() {
         return;
     }
-    let units = element_count(shape).and_then(|c| c.checked_mul(per));
-    let rows = shape.first().copied().unwrap_or(0);
-    if shape.len() < 2 || per == 0 || Some(data.len()) != units || units == Some(0) {
+    if !reindexes(data.len(), shape, per) {
         // Nothing to reindex (one axis, or not this shape's data): the values as they are.
         out.copy_from_slice(data);
         return;
     }
+    let units = element_count(shape).and_then(|c| c.checked_mul(per));
+    let rows = shape.first().copied().unwrap_or(0);
     // In C order the first axis is the slowest, so rows `0..h` of the output are its first
     // `h * row_units` units: the two halves are disjoint slices, reindexed on two threads.
     let row_units = units.unwrap_or(0).checked_div(rows).unwrap_or(0);

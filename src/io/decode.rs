@@ -258,12 +258,7 @@ fn read_direct_at<T: Element>(
 ) -> Option<io::Result<usize>> {
     let n = len.checked_div(T::SIZE)?;
     // Probe support before touching the buffer.
-    T::bytes_mut(&mut [])?;
-    // Foreign byte order: decoding from a cache-sized chunk with from_be/le_bytes fuses the
-    // swap into the copy, which measured faster than a direct read plus a swap pass.
-    if T::endian_of(header.dtype()).is_some_and(|e| e != Endian::HOST) && T::SIZE > 1 {
-        return None;
-    }
+    let d = T::direct()?;
     if start == 0 && vec.len() < n {
         // A zeroed allocation comes straight from the OS (calloc): no clearing pass
         // before the read overwrites it, exactly as `std::fs::read` costs.
@@ -272,13 +267,20 @@ fn read_direct_at<T: Element>(
         vec.truncate(start.saturating_add(n));
         vec.resize(start.saturating_add(n), T::default());
     }
+    // The fresh reads' mechanism: one read when the order is the host's, otherwise cache-
+    // sized steps each swapped in place while they are still in cache.
+    let foreign = T::endian_of(header.dtype()).is_some_and(|e| e != Endian::HOST);
+    let step = if foreign {
+        SWAP_STEP.checked_div(T::SIZE).unwrap_or(1).max(1)
+    } else {
+        n.max(1)
+    };
+    let swap = if foreign { d.swap } else { |_: &mut [T]| {} };
     let region = vec.get_mut(start..)?;
-    let bytes = T::bytes_mut(region)?;
-    let filled = match read_up_to(r, bytes) {
-        Ok(filled) => filled,
+    let (filled, whole) = match read_steps(region, d.bytes_mut, r, step, swap) {
+        Ok(read) => read,
         Err(e) => return Some(Err(e)),
     };
-    let whole = filled.checked_div(T::SIZE).unwrap_or(0);
     vec.truncate(start.saturating_add(whole));
     Some(Ok(filled))
 }
