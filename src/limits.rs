@@ -59,3 +59,14 @@ pub const DEFAULT_MAX_NPZ_MEMBERS: usize = 1 << 16;
 /// [`ErrorKind::Unbacked`](crate::ErrorKind::Unbacked) otherwise. So every consumer's time
 /// and memory are bounded by the bytes present (plus a constant), whatever the header claims.
 pub const MAX_UNBACKED_ITEMS: u64 = 1 << 16;
+
+/// How many columns of a table in the `columns` layout (Arrow, Parquet, CSV; feature
+/// `arrow`) may go beyond the elements the payload backs: 4 096.
+///
+/// A column costs far more than an element: an Arrow field, an entry of 16 to 32 bytes in the
+/// Arrow IPC schema message, a Parquet column chunk. With [`MAX_UNBACKED_ITEMS`] of them, a
+/// 128-byte file of shape `(0, 65536)` made a 2 MiB schema (found by the `datasets` fuzz
+/// target under its 2 MiB allocation limit; `fuzz/regressions/datasets/`). A zero-size array
+/// of up to 4 096 columns, or any array with a payload byte per column, still converts.
+#[cfg(feature = "arrow")]
+pub(crate) const MAX_UNBACKED_COLUMNS: u64 = 1 << 12;

@@ -8,11 +8,12 @@ use crate::arrow::types::Kind;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Dtype;
 use crate::format::header::Header;
+use crate::limits::MAX_UNBACKED_COLUMNS;
 
 /// Most input rows in one batch of [`Dataset::default_batch_rows`](crate::arrow::Dataset::default_batch_rows) (64 Ki).
 ///
@@ -173,18 +174,23 @@ impl Plan {
     }
 }
 
-/// The schema's fields for `layout`.
+/// The schema's fields for `layout`. Each field is its own allocation and the list holds
+/// pointers to them (8 bytes a column): no single allocation grows with the column count by
+/// more than that, so a 65 536-column schema is not one 7 MiB block.
 fn fields(
     item: &Field,
     geom: Geom,
     layout: Layout,
     col_width: ColWidth,
     header: &Header,
-) -> Result<Vec<Field>> {
+) -> Result<Vec<FieldRef>> {
     Ok(match layout {
-        Layout::Columns => (1..=geom.cols)
-            .map(|i| item.clone().with_name(format!("c{i}")))
-            .collect(),
+        Layout::Columns => {
+            header.check_backed_within(geom.cols as u64, MAX_UNBACKED_COLUMNS, "table columns")?;
+            (1..=geom.cols)
+                .map(|i| Arc::new(item.clone().with_name(format!("c{i}"))))
+                .collect()
+        }
         Layout::RowLists => {
             let size = i32::try_from(geom.cols).ok().filter(|&n| n > 0);
             let (true, Some(size)) = (geom.two_d, size) else {
@@ -193,11 +199,11 @@ fn fields(
                     header.shape(),
                 ));
             };
-            vec![Field::new(
+            vec![Arc::new(Field::new(
                 "c1",
                 DataType::FixedSizeList(Arc::new(item.clone()), size),
                 false,
-            )]
+            ))]
         }
         Layout::NonZeros => {
             if matches!(
@@ -211,9 +217,9 @@ fn fields(
                 .found(header.dtype().typestr()));
             }
             vec![
-                Field::new("row_no", DataType::Int64, false),
-                Field::new("col_no", col_width.data_type(), false),
-                item.clone().with_name("val"),
+                Arc::new(Field::new("row_no", DataType::Int64, false)),
+                Arc::new(Field::new("col_no", col_width.data_type(), false)),
+                Arc::new(item.clone().with_name("val")),
             ]
         }
     })

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use arrow_array::{Array as _, RecordBatch, RecordBatchOptions, StructArray};
-use arrow_schema::{DataType, Schema};
+use arrow_schema::{DataType, FieldRef, Schema};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -46,7 +46,8 @@ pub fn write_ipc<W: Write>(
 /// The batch with each struct column (complex numbers) replaced by its fields, named
 /// `<column>_<field>` (`c1_re`, `c1_im`); list columns are refused.
 pub(super) fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
-    let mut fields = Vec::new();
+    // Field pointers, not fields (8 bytes a column: see `plan::fields`).
+    let mut fields: Vec<FieldRef> = Vec::new();
     let mut columns = Vec::new();
     for (f, c) in batch.schema().fields().iter().zip(batch.columns()) {
         match f.data_type() {
@@ -56,11 +57,11 @@ pub(super) fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
                     .downcast_ref::<StructArray>()
                     .ok_or_else(out_of_range)?;
                 for (p, col) in parts.iter().zip(s.columns()) {
-                    fields.push(
-                        p.as_ref()
-                            .clone()
-                            .with_name(format!("{}_{}", f.name(), p.name())),
-                    );
+                    fields.push(Arc::new(p.as_ref().clone().with_name(format!(
+                        "{}_{}",
+                        f.name(),
+                        p.name()
+                    ))));
                     columns.push(Arc::clone(col));
                 }
             }
@@ -72,7 +73,7 @@ pub(super) fn csv_flat(batch: &RecordBatch) -> Result<RecordBatch> {
                 .found("row lists"))
             }
             _ => {
-                fields.push(f.as_ref().clone());
+                fields.push(Arc::clone(f));
                 columns.push(Arc::clone(c));
             }
         }

@@ -174,7 +174,13 @@ impl Header {
     /// assert_eq!(err.kind(), ErrorKind::Unbacked);
     /// ```
     pub fn check_backed(&self, items: u64, what: &str) -> Result<()> {
-        let allowed = self.backed_elements().saturating_add(MAX_UNBACKED_ITEMS);
+        self.check_backed_within(items, MAX_UNBACKED_ITEMS, what)
+    }
+
+    /// [`check_backed`](Header::check_backed) with another allowance, for items that cost
+    /// more than a few bytes each (table columns: [`MAX_UNBACKED_COLUMNS`](crate::limits::MAX_UNBACKED_COLUMNS)).
+    pub(crate) fn check_backed_within(&self, items: u64, allowance: u64, what: &str) -> Result<()> {
+        let allowed = self.backed_elements().saturating_add(allowance);
         if items <= allowed {
             return Ok(());
         }
@@ -182,9 +188,8 @@ impl Header {
             ErrorKind::Unbacked,
             self.payload_offset,
             format!(
-                "at most {allowed} {what} ({} backed by payload bytes + {} allowed without)",
+                "at most {allowed} {what} ({} backed by payload bytes + {allowance} allowed without)",
                 self.backed_elements(),
-                MAX_UNBACKED_ITEMS
             ),
         )
         .found(format!("{items} {what} for shape {:?}", self.shape)))

@@ -8,3 +8,4 @@ mod cli;
 mod hostile_layers;
 mod npz_cli;
 mod numpy_repr;
+mod streams;

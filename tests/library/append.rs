@@ -451,3 +451,94 @@ fn a_path_appender_grows_the_file_on_disk() {
     assert_eq!(e.kind(), ErrorKind::Io);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn append_options_report_what_was_set() {
+    let d = AppendOptions::default();
+    assert_eq!(
+        (d.fsync(), d.rewrite_when_full(), d.discard_trailing_bytes()),
+        (false, false, false)
+    );
+    let limits = ReadOptions::default().with_max_file_bytes(Some(77));
+    let o = AppendOptions::default()
+        .with_fsync(true)
+        .with_rewrite_when_full(true)
+        .with_discard_trailing_bytes(true)
+        .with_read_options(limits);
+    assert_eq!(
+        (o.fsync(), o.rewrite_when_full(), o.discard_trailing_bytes()),
+        (true, true, true)
+    );
+    assert_eq!(o.read_options().max_file_bytes(), Some(77));
+}
+
+#[test]
+fn a_failed_header_write_stops_the_appender_until_the_file_is_reopened() {
+    let old = random_array(&mut Rng(21), &Dtype::I16(Endian::Little), &[3]);
+    let block = random_array(&mut Rng(22), &Dtype::I16(Endian::Little), &[2]);
+    // The rows (4 bytes) are written, the header update is not.
+    let storage = FailAfter {
+        inner: Cursor::new(to_vec(&old).unwrap()),
+        budget: 4,
+    };
+    let mut ap = Appender::new(storage, &AppendOptions::default()).unwrap();
+    assert_eq!(ap.append(&block).unwrap_err().kind(), ErrorKind::Io);
+    ap.get_mut().budget = usize::MAX;
+    let e = ap.append(&block).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("reopen the file"), "{e}");
+    // Appending no rows writes nothing and is never refused.
+    ap.append(&random_array(
+        &mut Rng(23),
+        &Dtype::I16(Endian::Little),
+        &[0],
+    ))
+    .unwrap();
+    // What the storage holds reads as the old array (the new rows are trailing bytes).
+    let bytes = ap.into_inner().inner.into_inner();
+    let allow = ReadOptions::default().with_allow_trailing_bytes(true);
+    assert_eq!(read_bytes(&bytes, &allow).unwrap(), old);
+}
+
+#[test]
+fn a_borrowed_storage_and_a_file_with_trailing_bytes_append_as_owned_ones() {
+    let start = random_array(&mut Rng(31), &Dtype::F32(Endian::Big), &[2, 3]);
+    let block = random_array(&mut Rng(32), &Dtype::F32(Endian::Little), &[1, 3]);
+    // `&mut Cursor`: the caller keeps its storage.
+    let mut cursor = Cursor::new(to_vec(&start).unwrap());
+    let mut ap = Appender::new(&mut cursor, &AppendOptions::default()).unwrap();
+    ap.append(&block).unwrap();
+    drop(ap);
+    let grown = read_bytes(cursor.get_ref(), &ReadOptions::default()).unwrap();
+    assert_eq!(grown.shape(), &[3, 3]);
+    assert_eq!(cursor.get_ref(), &to_vec(&grown).unwrap());
+    // A file with bytes after its payload: refused, or cut (File::set_len) on request.
+    let dir = tmp_dir("trailing");
+    let path = dir.join("t.npy");
+    let mut bytes = to_vec(&start).unwrap();
+    bytes.extend_from_slice(b"junk");
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Appender::open(&path, &AppendOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TrailingBytes);
+    let discard = AppendOptions::default().with_discard_trailing_bytes(true);
+    let mut ap = Appender::open(&path, &discard).unwrap();
+    ap.append(&block).unwrap();
+    drop(ap);
+    assert_eq!(std::fs::read(&path).unwrap(), cursor.into_inner());
+    // The file limit applies to the file as found, before anything is written.
+    let small = AppendOptions::default()
+        .with_read_options(ReadOptions::default().with_max_file_bytes(Some(64)));
+    let e = Appender::open(&path, &small).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::FileTooLarge);
+    // Only a regular file can be appended to: a FIFO is refused before any read.
+    let fifo = dir.join("fifo.npy");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let e = Appender::open(&fifo, &AppendOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("a regular file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -640,6 +640,81 @@ fn f16_elements_read_and_write_in_both_byte_orders() {
     );
 }
 
+// --------------------------------------------------------------- complex ---
+
+/// `c8` and `c16` through `num_complex::Complex`: every reader and the views decode real
+/// then imaginary part in the file's byte order, and the writers encode them back.
+#[cfg(feature = "complex")]
+fn complex_round_trip<F>(typestr: &str, values: Vec<num_complex::Complex<F>>)
+where
+    F: Copy + PartialEq + std::fmt::Debug,
+    num_complex::Complex<F>: npyguard::Element + PartialEq + std::fmt::Debug,
+{
+    use npyguard::{ArrayView, View};
+    let n = values.len();
+    for endian in [Endian::Little, Endian::Big] {
+        let a = NpyArray::from_vec_with(values.clone(), vec![n], false, endian).unwrap();
+        let bytes = write::to_vec(&a.to_array()).unwrap();
+        let order = if endian == Endian::Little { '<' } else { '>' };
+        let descr = format!("'{order}{typestr}'");
+        assert!(
+            bytes.windows(descr.len()).any(|w| w == descr.as_bytes()),
+            "{descr}"
+        );
+        let opts = ReadOptions::default();
+        let typed = NpyArray::<num_complex::Complex<F>>::read_bytes(&bytes, &opts).unwrap();
+        assert_eq!(typed.data(), &values[..], "{descr}");
+        // The dynamic reader's pairs move into the typed array unchanged.
+        let moved: NpyArray<num_complex::Complex<F>> =
+            read_bytes(&bytes, &opts).unwrap().into_typed().unwrap();
+        assert_eq!(moved.data(), &values[..], "{descr}");
+        // A view decodes one element at a time, at any offset into the payload.
+        let view = ArrayView::<num_complex::Complex<F>>::new(&bytes, &opts).unwrap();
+        assert_eq!(
+            (view.len(), view.is_empty(), view.shape()),
+            (n, false, &[n][..])
+        );
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(view.get(i).as_ref(), Some(v), "{descr} element {i}");
+        }
+        assert_eq!(view.get(n), None);
+        assert_eq!(view.to_npy_array().data(), &values[..]);
+        let raw = View::new(&bytes, &opts).unwrap();
+        let size = raw.header().dtype().itemsize();
+        assert_eq!(raw.element(1), Some(&raw.payload()[size..2 * size]));
+        assert_eq!(raw.element(n), None);
+        // Another element type is a type mismatch, not a reinterpretation.
+        assert_eq!(
+            NpyArray::<f64>::read_bytes(&bytes, &opts)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::TypeMismatch
+        );
+    }
+}
+
+#[cfg(feature = "complex")]
+#[test]
+fn complex_elements_read_and_write_in_both_byte_orders() {
+    use num_complex::Complex;
+    complex_round_trip(
+        "c8",
+        vec![
+            Complex::new(1.5f32, -2.0),
+            Complex::new(f32::MAX, f32::MIN_POSITIVE),
+            Complex::new(-0.0, 3.25),
+        ],
+    );
+    complex_round_trip(
+        "c16",
+        vec![
+            Complex::new(1.5f64, -2.0),
+            Complex::new(f64::MAX, 5e-324),
+            Complex::new(-0.0, 3.25),
+        ],
+    );
+}
+
 // ------------------------------------------------------------------- npz ---
 
 #[cfg(feature = "npz")]

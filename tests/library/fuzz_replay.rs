@@ -372,3 +372,22 @@ fn render_record_field_shape_overflows() {
 fn compare_record_field_shape_overflows() {
     regression("compare", "record_field_shape_overflows", compare::run);
 }
+
+/// `datasets`, 30 CPU-minute run under the 2 MiB allocation limit (issue 18): a 13-byte
+/// input makes a zero-size array of shape (0, 65536), and the `columns` layout built one
+/// `Vec<Field>` of 65 536 fields (4.2 MB in one allocation), then a 2 MiB Arrow IPC schema.
+/// Now the fields are separate allocations and at most `limits::MAX_UNBACKED_COLUMNS`
+/// (4 096) columns may go beyond what the payload backs: `Unbacked` otherwise.
+#[cfg(feature = "datasets")]
+#[test]
+fn datasets_unbacked_columns_are_bounded() {
+    regression("datasets", "zero-rows-65536-columns-schema", datasets::run);
+}
+
+/// `render`, 30 CPU-minute run under the 2 MiB limit: the harness checked `dump --json` by
+/// building a `serde_json::Value` DOM, a 2 MiB `Vec` for the 65 536 empty lists of a
+/// zero-size array. The library was within bounds; the harness now validates without a DOM.
+#[test]
+fn render_json_check_needs_no_dom() {
+    regression("render", "json-check-dom-of-65536-lists", render::run);
+}
