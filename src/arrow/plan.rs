@@ -176,7 +176,7 @@ impl Plan {
 
 /// The schema's fields for `layout`. Each field is its own allocation and the list holds
 /// pointers to them (8 bytes a column): no single allocation grows with the column count by
-/// more than that, so a 65 536-column schema is not one 7 MiB block.
+/// more than that, so a 65 536-column schema is not one 4 MB block.
 fn fields(
     item: &Field,
     geom: Geom,
