@@ -202,4 +202,35 @@ mod tests {
         assert_eq!(a.shape(), &[1, 3, 4]);
         assert_eq!(a.data().first(), Some(&12));
     }
+
+    #[test]
+    fn borrowed_arrays_keep_their_order_or_are_gathered() {
+        let nd = Array3::from_shape_vec((2, 3, 4), (0..24).collect::<Vec<i32>>()).unwrap();
+        let c = NpyArray::from_ndarray(&nd).unwrap();
+        assert!(!c.fortran_order());
+        assert_eq!(c.data(), nd.as_slice().unwrap());
+        let f = NpyArray::from_ndarray(&nd.t()).unwrap();
+        assert!(f.fortran_order());
+        assert_eq!(f.shape(), &[4, 3, 2]);
+        assert_eq!(f.get(&[3, 2, 1]), Some(&23));
+        // Neither C- nor F-contiguous: gathered in logical (C) order.
+        let p = nd.view().permuted_axes([1, 0, 2]);
+        let g = NpyArray::from_ndarray(&p).unwrap();
+        assert!(!g.fortran_order());
+        assert_eq!(g.shape(), &[3, 2, 4]);
+        assert_eq!(g.data(), p.iter().copied().collect::<Vec<_>>().as_slice());
+        assert_eq!(g.view_ndarray().unwrap(), p.into_dyn());
+    }
+
+    #[test]
+    fn owned_array_in_neither_order_is_gathered() {
+        let nd = Array3::from_shape_vec((2, 3, 4), (0..24).collect::<Vec<u8>>()).unwrap();
+        let p = nd.permuted_axes([2, 0, 1]);
+        assert!(!p.is_standard_layout() && !p.t().is_standard_layout());
+        let expected: Vec<u8> = p.iter().copied().collect();
+        let a = NpyArray::from_ndarray_owned(p).unwrap();
+        assert!(!a.fortran_order());
+        assert_eq!(a.shape(), &[4, 2, 3]);
+        assert_eq!(a.data(), expected.as_slice());
+    }
 }

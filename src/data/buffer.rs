@@ -319,3 +319,83 @@ impl<T: bytemuck::Pod> Direct<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A buffer of `n` values that lives in a mapping where the build has them.
+    #[cfg(feature = "bytemuck")]
+    fn mapped_if_possible(n: usize) -> Buffer<u32> {
+        let b = Buffer::<u32>::zeroed(n, 1);
+        #[cfg(all(feature = "hugepages", not(miri)))]
+        assert!(b.is_mapped(), "a threshold of 1 byte maps");
+        b
+    }
+
+    #[test]
+    fn heap_buffer_behaves_as_its_vec() {
+        let b: Buffer<i16> = (1..=4).collect();
+        assert!(!b.is_mapped());
+        assert_eq!(format!("{b:?}"), format!("{:?}", vec![1i16, 2, 3, 4]));
+        assert_eq!((&b).into_iter().copied().sum::<i16>(), 10);
+        assert!(b == vec![1i16, 2, 3, 4] && b == [1i16, 2, 3, 4] && b == *[1i16, 2, 3, 4].as_slice());
+        assert!(b != vec![1i16, 2, 3]);
+        assert_eq!(b.clone(), b);
+        assert_eq!(Vec::from(b), vec![1, 2, 3, 4]);
+        assert!(Buffer::<u8>::default().is_empty());
+    }
+
+    #[cfg(feature = "bytemuck")]
+    #[test]
+    fn mapped_buffer_behaves_as_a_vec() {
+        let mut b = mapped_if_possible(1000);
+        assert!(b.iter().all(|&v| v == 0));
+        for (i, v) in b.as_mut_slice().iter_mut().enumerate() {
+            *v = u32::try_from(i).unwrap();
+        }
+        let expected: Vec<u32> = (0..1000).collect();
+        assert_eq!(b, expected);
+        let c = b.clone();
+        assert!(!c.is_mapped(), "a clone is a Vec");
+        assert_eq!(c, b);
+        assert_eq!(format!("{b:?}"), format!("{expected:?}"));
+        b.truncate(10);
+        assert_eq!(b.len(), 10);
+        b.truncate(20);
+        assert_eq!(b, expected[..10]);
+        assert_eq!(Vec::from(b), expected[..10].to_vec());
+    }
+
+    #[cfg(feature = "bytemuck")]
+    #[test]
+    fn vec_mut_moves_a_mapping_to_the_heap() {
+        let mut b = mapped_if_possible(64);
+        b.as_mut_slice().fill(7);
+        b.vec_mut().push(8);
+        assert!(!b.is_mapped());
+        assert_eq!(b.len(), 65);
+        assert_eq!(b.last(), Some(&8));
+        assert!(b.iter().take(64).all(|&v| v == 7));
+    }
+
+    #[cfg(feature = "arrow")]
+    #[test]
+    fn mapped_bytes_are_shared_and_a_vec_is_handed_back() {
+        let mut b = mapped_if_possible(256);
+        b.as_mut_slice().fill(0x0102_0304);
+        b.truncate(100);
+        match b.into_mapped_bytes() {
+            Ok(bytes) => {
+                assert_eq!(bytes.len(), 400);
+                assert_eq!(bytes.get(..4), Some(&0x0102_0304u32.to_ne_bytes()[..]));
+            }
+            Err(back) => {
+                assert!(!cfg!(all(feature = "hugepages", not(miri))), "a mapping is shared");
+                assert_eq!(back.len(), 100);
+            }
+        }
+        let heap: Buffer<u32> = vec![1, 2].into();
+        assert_eq!(heap.into_mapped_bytes().map_err(|b| b.into_vec()), Err(vec![1, 2]));
+    }
+}

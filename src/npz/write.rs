@@ -106,7 +106,7 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         .large_file(true)
         .unix_permissions(0o600)
         .last_modified_time(zip::DateTime::default());
-    let mut zip = zip::ZipWriter::new(w);
+    let mut zip = zip::ZipWriter::new(Halting::new(w));
     for (name, array) in arrays {
         let member = format!("{}{NPY_SUFFIX}", name.as_ref());
         zip.start_file(member.as_str(), options)
@@ -114,7 +114,50 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         crate::io::write::to_writer(&mut zip, array).map_err(|e| e.in_member(&member))?;
     }
     zip.finish()
+        .map(|h| h.inner)
         .map_err(|e| write_error(e, "(central directory)"))
+}
+
+/// The archive's storage, which refuses every operation after one has failed.
+///
+/// When a write fails, the `zip` writer is dropped unfinished and its `Drop` tries to finish
+/// the archive: it would write a central directory after the torn member and, with debug
+/// assertions, panic on its own size check (`file_end >= start`). Refusing everything after
+/// the first failure writes nothing more and makes that drop end at its first I/O call.
+struct Halting<W> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W> Halting<W> {
+    fn new(inner: W) -> Halting<W> {
+        Halting {
+            inner,
+            failed: false,
+        }
+    }
+
+    fn guard<T>(&mut self, op: impl FnOnce(&mut W) -> io::Result<T>) -> io::Result<T> {
+        if self.failed {
+            return Err(io::Error::other("an earlier write to the archive failed"));
+        }
+        op(&mut self.inner).inspect_err(|_| self.failed = true)
+    }
+}
+
+impl<W: Write> Write for Halting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.guard(|w| w.write(buf))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.guard(|w| w.flush())
+    }
+}
+
+impl<W: Seek> Seek for Halting<W> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.guard(|w| w.seek(pos))
+    }
 }
 
 fn write_error(e: zip::result::ZipError, member: &str) -> Error {

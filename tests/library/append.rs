@@ -542,3 +542,40 @@ fn a_borrowed_storage_and_a_file_with_trailing_bytes_append_as_owned_ones() {
     assert!(e.to_string().contains("a regular file"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An appender over a borrowed storage (`&mut S`) syncs, cuts trailing bytes and grows the
+/// file as one that owns it does; a typed array appends as its `Array`.
+#[test]
+fn borrowed_storage_appends_like_an_owned_one() {
+    let start = npyguard::NpyArray::from_vec(vec![1i32, 2, 3, 4], vec![2, 2]).unwrap();
+    let mut bytes = to_vec(&start.to_array()).unwrap();
+    bytes.extend_from_slice(b"junk after the payload");
+    let mut storage = Cursor::new(bytes);
+    let opts = AppendOptions::default()
+        .with_fsync(true)
+        .with_discard_trailing_bytes(true);
+    {
+        let mut ap = Appender::new(&mut storage, &opts).unwrap();
+        ap.append_typed(&npyguard::NpyArray::from_vec(vec![5i32, 6], vec![1, 2]).unwrap())
+            .unwrap();
+        assert_eq!(ap.header().shape(), &[3, 2]);
+    }
+    let want = npyguard::NpyArray::from_vec((1..=6i32).collect(), vec![3, 2]).unwrap();
+    assert_eq!(storage.get_ref(), &to_vec(&want.to_array()).unwrap(), "np.save's bytes");
+}
+
+/// `max_file_bytes` bounds the file an appender opens, before any byte of it is read.
+#[test]
+fn appender_refuses_a_file_over_max_file_bytes() {
+    let start = npyguard::NpyArray::from_vec(vec![0u8; 100], vec![100]).unwrap();
+    let bytes = to_vec(&start.to_array()).unwrap();
+    let n = bytes.len() as u64;
+    let at = |limit| {
+        AppendOptions::default()
+            .with_read_options(ReadOptions::default().with_max_file_bytes(Some(limit)))
+    };
+    assert!(Appender::new(Cursor::new(bytes.clone()), &at(n)).is_ok());
+    let e = Appender::new(Cursor::new(bytes), &at(n - 1)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::FileTooLarge);
+    assert_eq!(e.found_text(), Some(format!("{n} bytes").as_str()));
+}

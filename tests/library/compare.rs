@@ -875,6 +875,30 @@ mod cli {
         assert_eq!(v["mismatches"][1]["kind"], "infinity");
         assert_eq!(v["mismatches"][1]["abs_diff"], serde_json::Value::Null);
     }
+
+    /// JSON has no infinities: a difference that overflows is the string "inf", and arrays
+    /// that cannot be compared list why, by kind.
+    #[test]
+    fn json_names_infinite_differences_and_incompatibilities() {
+        let dir = Scratch::new("json-kinds");
+        let a = dir.npy("a.npy", &vec1(&[1e308f64, 0.0]));
+        let b = dir.npy("b.npy", &vec1(&[-1e308f64, 0.0]));
+        let out = diff(&[s(&a), s(&b), "--json"]);
+        assert_eq!(out.status.code(), Some(1));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["max_abs_diff"], "inf", "{v}");
+        assert_eq!(v["mismatches"][0]["abs_diff"], "inf");
+        let longer = dir.npy("c.npy", &vec1(&[1e308f64, 0.0, 1.0]));
+        let ints = dir.npy("d.npy", &vec1(&[1i32, 0]));
+        for (other, kind) in [(&longer, "shape"), (&ints, "dtype")] {
+            let out = diff(&[s(&a), s(other), "--json"]);
+            assert_eq!(out.status.code(), Some(1), "{kind}");
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["equal"], false);
+            assert_eq!(v["incompatibilities"][0]["kind"], kind, "{v}");
+            assert!(v["incompatibilities"][0]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        }
+    }
 }
 
 // ------------------------------------------------------------------ properties
@@ -1445,4 +1469,36 @@ fn float32_tolerances_scale_with_the_reference_and_use_both_parts() {
     let opts = CompareOptions::isclose(0.0, 1.5).complex_modulus(true);
     assert!(cmp(&c64(vec![[0.0, 2.0]]), &c64(vec![[0.0, 1.0]]), &opts).is_equal());
     assert!(!cmp(&c64(vec![[0.0, 3.0]]), &c64(vec![[0.0, 1.0]]), &opts).is_equal());
+}
+
+/// `compare_file` and `compare_files` read with the caller's `ReadOptions` and compare as
+/// `compare` does; an unreadable file is the read's error, not a report.
+#[test]
+fn files_compare_as_their_arrays_do() {
+    use npyguard::compare::{compare_file, compare_files};
+    use npyguard::ReadOptions;
+    let dir = std::env::temp_dir();
+    let pid = std::process::id();
+    let (pa, pb) = (
+        dir.join(format!("npyguard-cmpfiles-a-{pid}.npy")),
+        dir.join(format!("npyguard-cmpfiles-b-{pid}.npy")),
+    );
+    let a = NpyArray::from_vec(vec![1.0f64, 2.0, 3.0], vec![3]).unwrap();
+    let b = NpyArray::from_vec(vec![1.0f64, 2.5, 3.0], vec![3]).unwrap();
+    a.write_path(&pa).unwrap();
+    b.write_path(&pb).unwrap();
+    let read = ReadOptions::default();
+    let r = compare_files(&pa, &pb, &CompareOptions::new(), &read).unwrap();
+    let direct = compare(&a.to_array(), &b.to_array(), &CompareOptions::new()).unwrap();
+    assert!(!r.is_equal());
+    assert_eq!(r.to_string(), direct.to_string());
+    let r = compare_file(&a.to_array(), &pa, &CompareOptions::new(), &read).unwrap();
+    assert!(r.is_equal(), "{r}");
+    let tiny = read.clone().with_max_file_bytes(Some(16));
+    let e = compare_file(&a.to_array(), &pb, &CompareOptions::new(), &tiny).unwrap_err();
+    assert_eq!(e.kind(), npyguard::ErrorKind::FileTooLarge);
+    std::fs::remove_file(&pb).unwrap();
+    let e = compare_files(&pa, &pb, &CompareOptions::new(), &read).unwrap_err();
+    assert_eq!(e.kind(), npyguard::ErrorKind::Io);
+    std::fs::remove_file(&pa).unwrap();
 }

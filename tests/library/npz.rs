@@ -1549,3 +1549,70 @@ fn member_parts_are_checked_as_reads_are() {
         ErrorKind::TotalTooLarge
     );
 }
+
+/// A chunk stream says which member it reads, and its chunk size can be chosen after
+/// seeing the member's header.
+#[test]
+fn member_chunks_show_their_member_and_take_a_later_chunk_size() {
+    let a = NpyArray::from_vec((0..20i32).collect(), vec![10, 2]).unwrap().to_array();
+    let zip = npz::savez(Cursor::new(Vec::new()), &[("a", &a)]).unwrap().into_inner();
+    let mut ar = NpzArchive::new(Cursor::new(&zip), &ReadOptions::default()).unwrap();
+    let chunks = ar.row_chunks("a", 1).unwrap();
+    let shown = format!("{chunks:?}");
+    assert!(shown.contains("MemberChunks") && shown.contains("a.npy"), "{shown}");
+    assert_eq!(chunks.header().shape(), &[10, 2]);
+    let sizes: Vec<usize> = chunks
+        .with_rows_per_chunk(4)
+        .map(|c| c.unwrap().shape()[0])
+        .collect();
+    assert_eq!(sizes, [4, 4, 2]);
+}
+
+/// A storage that accepts `room` bytes, then fails every write.
+#[derive(Debug)]
+struct FullDisk {
+    inner: Cursor<Vec<u8>>,
+    room: usize,
+}
+
+impl Write for FullDisk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.inner.get_ref().len() + buf.len() > self.room {
+            return Err(std::io::Error::new(std::io::ErrorKind::Other, "disk full"));
+        }
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for FullDisk {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// A write that fails is an `Io` error naming the member being written (or the central
+/// directory), whichever byte it failed at.
+#[test]
+fn savez_reports_a_failing_writer_with_the_member() {
+    let a = NpyArray::from_vec((0..64u8).collect(), vec![64]).unwrap().to_array();
+    let full = npz::savez(Cursor::new(Vec::new()), &[("first", &a), ("second", &a)])
+        .unwrap()
+        .into_inner()
+        .len();
+    let mut places = std::collections::BTreeSet::new();
+    for room in (0..full).step_by(7) {
+        let disk = FullDisk { inner: Cursor::new(Vec::new()), room };
+        let e = npz::savez(disk, &[("first", &a), ("second", &a)]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Io, "room {room}: {e}");
+        let text = e.to_string();
+        let place = ["first.npy", "second.npy", "(central directory)"]
+            .into_iter()
+            .find(|m| text.contains(m))
+            .unwrap_or_else(|| panic!("room {room}: no member named in {text}"));
+        places.insert(place);
+    }
+    assert_eq!(places.len(), 3, "failures at every stage were seen: {places:?}");
+}

@@ -363,3 +363,55 @@ fn row_chunks_check_the_end_of_the_stream() {
     assert_eq!(it.next().unwrap().unwrap_err().kind(), ErrorKind::Truncated);
     assert!(it.next().is_none());
 }
+
+/// Row ranges are checked before any byte is touched, with what was asked in the error.
+#[test]
+fn view_rows_refuse_what_they_cannot_hand_out_contiguously() {
+    let c = npyguard::NpyArray::from_vec((0..6i32).collect(), vec![3, 2]).unwrap();
+    let bytes = write::to_vec(&c.to_array()).unwrap();
+    let v = View::new(&bytes, &opts()).unwrap();
+    assert_eq!(v.rows(1..3).unwrap().to_array().unwrap().shape(), &[2, 2]);
+    for bad in [2..1, 0..4] {
+        let e = v.rows(bad.clone()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        assert_eq!(e.found_text(), Some(format!("{}..{}", bad.start, bad.end).as_str()));
+        assert!(e.to_string().contains("inside 0..3"), "{e}");
+    }
+    let f = npyguard::NpyArray::from_vec_with(
+        (0..6i32).collect(),
+        vec![3, 2],
+        true,
+        npyguard::Endian::Little,
+    )
+    .unwrap();
+    let bytes = write::to_vec(&f.to_array()).unwrap();
+    let e = View::new(&bytes, &opts()).unwrap().rows(0..1).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("RowReader"), "says where Fortran rows are: {e}");
+    let scalar = npyguard::NpyArray::from_vec(vec![7u8], vec![]).unwrap();
+    let bytes = write::to_vec(&scalar.to_array()).unwrap();
+    let e = View::new(&bytes, &opts()).unwrap().rows(0..1).unwrap_err();
+    assert_eq!(e.found_text(), Some("a 0-d array"));
+}
+
+/// `RowReader::open` reads files by path, and `into_inner` hands the input back where the
+/// last read left it.
+#[test]
+fn row_reader_opens_paths_and_gives_its_input_back() {
+    let a = npyguard::NpyArray::from_vec((0..12u16).collect(), vec![4, 3]).unwrap();
+    let bytes = write::to_vec(&a.to_array()).unwrap();
+    let path = std::env::temp_dir().join(format!("npyguard-rows-open-{}.npy", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let mut r = RowReader::open(&path, &opts()).unwrap();
+    assert_eq!(r.num_rows(), 4);
+    let rows = r.read_rows(3..4).unwrap();
+    let last = npyguard::NpyArray::from_vec(vec![9u16, 10, 11], vec![1, 3]).unwrap();
+    assert_eq!(rows, last.to_array());
+    use std::io::Seek;
+    let mut file = r.into_inner();
+    assert_eq!(file.stream_position().unwrap(), bytes.len() as u64, "after the last row");
+    std::fs::remove_file(&path).unwrap();
+    let e = RowReader::open(&path, &opts()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Io);
+    assert!(e.to_string().contains("cannot open"), "{e}");
+}

@@ -157,3 +157,72 @@ pub(crate) struct Ctx {
     /// Whether integers may carry Python 2's `L` suffix (versions 1.0 and 2.0).
     pub(crate) long_suffix: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nom::Parser;
+
+    /// nom's combinators see the cursor as its bytes, and every result keeps its offset.
+    #[test]
+    fn nom_combinators_keep_offsets() {
+        let c = Cursor::new(b"{'descr': '<f8'}").skip(2);
+        let (rest, word) = nom::bytes::complete::take_while1::<_, _, PError>(|b: u8| {
+            b.is_ascii_alphabetic()
+        })
+        .parse(c)
+        .unwrap();
+        assert_eq!((word.bytes(), word.offset()), (&b"descr"[..], 2));
+        assert_eq!((rest.peek(), rest.offset()), (Some(b'\''), 7));
+        let (rest, head) = nom::bytes::complete::take_till::<_, _, PError>(|b| b == b'<')
+            .parse(rest)
+            .unwrap();
+        assert_eq!((head.bytes(), rest.offset()), (&b"': '"[..], 11));
+        let (rest, tag) = nom::bytes::complete::tag_no_case::<_, _, PError>(&b"<F8'"[..])
+            .parse(rest)
+            .unwrap();
+        assert_eq!((tag.offset(), rest.bytes(), rest.offset()), (11, &b"}"[..], 15));
+        let (_, digits) = nom::character::complete::digit1::<_, PError>
+            .parse(Cursor::new(b"42,").skip(0))
+            .unwrap();
+        assert_eq!(digits.bytes(), b"42");
+    }
+
+    #[test]
+    fn input_methods_split_where_asked() {
+        let c = Cursor::new(b"abcdef").skip(1);
+        let (after, before) = c.take_split(2);
+        assert_eq!((before.bytes(), before.offset()), (&b"bc"[..], 1));
+        assert_eq!((after.bytes(), after.offset()), (&b"def"[..], 3));
+        assert_eq!(c.take(99).bytes(), b"bcdef");
+        assert_eq!(c.skip(99).offset(), 6, "skipping past the end stops at it");
+        assert_eq!(c.position(|b| b == b'e'), Some(3));
+        assert_eq!(
+            c.iter_indices().find(|&(_, b)| b == b'd'),
+            Some((2, b'd'))
+        );
+        assert_eq!(c.slice_index(5), Ok(5));
+        assert_eq!(c.slice_index(7), Err(Needed::new(2)));
+        assert_eq!(c.compare_no_case(&b"BC"[..]), CompareResult::Ok);
+        assert_eq!(c.compare(&b"bx"[..]), CompareResult::Error);
+    }
+
+    #[test]
+    fn nom_errors_become_header_syntax_at_the_cursor() {
+        let c = Cursor::new(b"  x").skip(2);
+        let e = nom::character::complete::digit1::<_, PError>
+            .parse(c)
+            .unwrap_err();
+        let nom::Err::Error(e) = e else {
+            panic!("a recoverable error: {e:?}")
+        };
+        assert_eq!((e.offset, e.kind), (2, ErrorKind::HeaderSyntax));
+        let inner = PError::from_error_kind(c, NomKind::Tag);
+        let outer = PError::append(Cursor::new(b""), NomKind::Alt, inner.clone());
+        assert_eq!(outer, inner, "the innermost error is kept");
+        let Err(nom::Err::Failure(f)) = expect(b"True", "True or False", c) else {
+            panic!("expect fails without retry")
+        };
+        assert_eq!((f.offset, f.expected), (2, "True or False"));
+    }
+}
