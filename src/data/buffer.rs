@@ -339,7 +339,9 @@ mod tests {
         assert!(!b.is_mapped());
         assert_eq!(format!("{b:?}"), format!("{:?}", vec![1i16, 2, 3, 4]));
         assert_eq!((&b).into_iter().copied().sum::<i16>(), 10);
-        assert!(b == vec![1i16, 2, 3, 4] && b == [1i16, 2, 3, 4] && b == *[1i16, 2, 3, 4].as_slice());
+        assert!(
+            b == vec![1i16, 2, 3, 4] && b == [1i16, 2, 3, 4] && b == *[1i16, 2, 3, 4].as_slice()
+        );
         assert!(b != vec![1i16, 2, 3]);
         assert_eq!(b.clone(), b);
         assert_eq!(Vec::from(b), vec![1, 2, 3, 4]);
@@ -391,11 +393,17 @@ mod tests {
                 assert_eq!(bytes.get(..4), Some(&0x0102_0304u32.to_ne_bytes()[..]));
             }
             Err(back) => {
-                assert!(!cfg!(all(feature = "hugepages", not(miri))), "a mapping is shared");
+                assert!(
+                    !cfg!(all(feature = "hugepages", not(miri))),
+                    "a mapping is shared"
+                );
                 assert_eq!(back.len(), 100);
             }
         }
         let heap: Buffer<u32> = vec![1, 2].into();
-        assert_eq!(heap.into_mapped_bytes().map_err(|b| b.into_vec()), Err(vec![1, 2]));
+        assert_eq!(
+            heap.into_mapped_bytes().map_err(|b| b.into_vec()),
+            Err(vec![1, 2])
+        );
     }
 }

@@ -118,7 +118,8 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         .map_err(|e| write_error(e, "(central directory)"))
 }
 
-/// The archive's storage, which refuses every operation after one has failed.
+/// The archive's storage, which refuses every operation after one has failed (other than
+/// by `Interrupted`).
 ///
 /// When a write fails, the `zip` writer is dropped unfinished and its `Drop` tries to finish
 /// the archive: it would write a central directory after the torn member and, with debug
@@ -141,7 +142,8 @@ impl<W> Halting<W> {
         if self.failed {
             return Err(io::Error::other("an earlier write to the archive failed"));
         }
-        op(&mut self.inner).inspect_err(|_| self.failed = true)
+        // An interrupted call is retried by `write_all` and leaves nothing torn.
+        op(&mut self.inner).inspect_err(|e| self.failed = e.kind() != io::ErrorKind::Interrupted)
     }
 }
 

@@ -561,7 +561,11 @@ fn borrowed_storage_appends_like_an_owned_one() {
         assert_eq!(ap.header().shape(), &[3, 2]);
     }
     let want = npyguard::NpyArray::from_vec((1..=6i32).collect(), vec![3, 2]).unwrap();
-    assert_eq!(storage.get_ref(), &to_vec(&want.to_array()).unwrap(), "np.save's bytes");
+    assert_eq!(
+        storage.get_ref(),
+        &to_vec(&want.to_array()).unwrap(),
+        "np.save's bytes"
+    );
 }
 
 /// `max_file_bytes` bounds the file an appender opens, before any byte of it is read.

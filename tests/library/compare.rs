@@ -896,7 +896,9 @@ mod cli {
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(v["equal"], false);
             assert_eq!(v["incompatibilities"][0]["kind"], kind, "{v}");
-            assert!(v["incompatibilities"][0]["message"].as_str().is_some_and(|m| !m.is_empty()));
+            assert!(v["incompatibilities"][0]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()));
         }
     }
 }

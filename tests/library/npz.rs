@@ -1554,12 +1554,19 @@ fn member_parts_are_checked_as_reads_are() {
 /// seeing the member's header.
 #[test]
 fn member_chunks_show_their_member_and_take_a_later_chunk_size() {
-    let a = NpyArray::from_vec((0..20i32).collect(), vec![10, 2]).unwrap().to_array();
-    let zip = npz::savez(Cursor::new(Vec::new()), &[("a", &a)]).unwrap().into_inner();
+    let a = NpyArray::from_vec((0..20i32).collect(), vec![10, 2])
+        .unwrap()
+        .to_array();
+    let zip = npz::savez(Cursor::new(Vec::new()), &[("a", &a)])
+        .unwrap()
+        .into_inner();
     let mut ar = NpzArchive::new(Cursor::new(&zip), &ReadOptions::default()).unwrap();
     let chunks = ar.row_chunks("a", 1).unwrap();
     let shown = format!("{chunks:?}");
-    assert!(shown.contains("MemberChunks") && shown.contains("a.npy"), "{shown}");
+    assert!(
+        shown.contains("MemberChunks") && shown.contains("a.npy"),
+        "{shown}"
+    );
     assert_eq!(chunks.header().shape(), &[10, 2]);
     let sizes: Vec<usize> = chunks
         .with_rows_per_chunk(4)
@@ -1597,14 +1604,19 @@ impl std::io::Seek for FullDisk {
 /// directory), whichever byte it failed at.
 #[test]
 fn savez_reports_a_failing_writer_with_the_member() {
-    let a = NpyArray::from_vec((0..64u8).collect(), vec![64]).unwrap().to_array();
+    let a = NpyArray::from_vec((0..64u8).collect(), vec![64])
+        .unwrap()
+        .to_array();
     let full = npz::savez(Cursor::new(Vec::new()), &[("first", &a), ("second", &a)])
         .unwrap()
         .into_inner()
         .len();
     let mut places = std::collections::BTreeSet::new();
     for room in (0..full).step_by(7) {
-        let disk = FullDisk { inner: Cursor::new(Vec::new()), room };
+        let disk = FullDisk {
+            inner: Cursor::new(Vec::new()),
+            room,
+        };
         let e = npz::savez(disk, &[("first", &a), ("second", &a)]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Io, "room {room}: {e}");
         let text = e.to_string();
@@ -1614,5 +1626,55 @@ fn savez_reports_a_failing_writer_with_the_member() {
             .unwrap_or_else(|| panic!("room {room}: no member named in {text}"));
         places.insert(place);
     }
-    assert_eq!(places.len(), 3, "failures at every stage were seen: {places:?}");
+    assert_eq!(
+        places.len(),
+        3,
+        "failures at every stage were seen: {places:?}"
+    );
+}
+
+/// A storage whose every other write is `Interrupted` (a signal): retried, not a failure.
+#[derive(Debug)]
+struct Interrupting {
+    inner: Cursor<Vec<u8>>,
+    calls: usize,
+}
+
+impl Write for Interrupting {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 2 == 1 {
+            return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+        }
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Interrupting {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+#[test]
+fn savez_retries_interrupted_writes() {
+    let a = NpyArray::from_vec((0..64u8).collect(), vec![64])
+        .unwrap()
+        .to_array();
+    let want = npz::savez(Cursor::new(Vec::new()), &[("a", &a)])
+        .unwrap()
+        .into_inner();
+    let got = npz::savez(
+        Interrupting {
+            inner: Cursor::new(Vec::new()),
+            calls: 0,
+        },
+        &[("a", &a)],
+    )
+    .unwrap();
+    assert!(got.calls > 2, "writes were interrupted");
+    assert_eq!(got.inner.into_inner(), want);
 }

@@ -374,7 +374,10 @@ fn view_rows_refuse_what_they_cannot_hand_out_contiguously() {
     for bad in [2..1, 0..4] {
         let e = v.rows(bad.clone()).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidInput);
-        assert_eq!(e.found_text(), Some(format!("{}..{}", bad.start, bad.end).as_str()));
+        assert_eq!(
+            e.found_text(),
+            Some(format!("{}..{}", bad.start, bad.end).as_str())
+        );
         assert!(e.to_string().contains("inside 0..3"), "{e}");
     }
     let f = npyguard::NpyArray::from_vec_with(
@@ -387,7 +390,10 @@ fn view_rows_refuse_what_they_cannot_hand_out_contiguously() {
     let bytes = write::to_vec(&f.to_array()).unwrap();
     let e = View::new(&bytes, &opts()).unwrap().rows(0..1).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
-    assert!(e.to_string().contains("RowReader"), "says where Fortran rows are: {e}");
+    assert!(
+        e.to_string().contains("RowReader"),
+        "says where Fortran rows are: {e}"
+    );
     let scalar = npyguard::NpyArray::from_vec(vec![7u8], vec![]).unwrap();
     let bytes = write::to_vec(&scalar.to_array()).unwrap();
     let e = View::new(&bytes, &opts()).unwrap().rows(0..1).unwrap_err();
@@ -409,7 +415,11 @@ fn row_reader_opens_paths_and_gives_its_input_back() {
     assert_eq!(rows, last.to_array());
     use std::io::Seek;
     let mut file = r.into_inner();
-    assert_eq!(file.stream_position().unwrap(), bytes.len() as u64, "after the last row");
+    assert_eq!(
+        file.stream_position().unwrap(),
+        bytes.len() as u64,
+        "after the last row"
+    );
     std::fs::remove_file(&path).unwrap();
     let e = RowReader::open(&path, &opts()).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Io);

@@ -167,11 +167,10 @@ mod tests {
     #[test]
     fn nom_combinators_keep_offsets() {
         let c = Cursor::new(b"{'descr': '<f8'}").skip(2);
-        let (rest, word) = nom::bytes::complete::take_while1::<_, _, PError>(|b: u8| {
-            b.is_ascii_alphabetic()
-        })
-        .parse(c)
-        .unwrap();
+        let (rest, word) =
+            nom::bytes::complete::take_while1::<_, _, PError>(|b: u8| b.is_ascii_alphabetic())
+                .parse(c)
+                .unwrap();
         assert_eq!((word.bytes(), word.offset()), (&b"descr"[..], 2));
         assert_eq!((rest.peek(), rest.offset()), (Some(b'\''), 7));
         let (rest, head) = nom::bytes::complete::take_till::<_, _, PError>(|b| b == b'<')
@@ -181,7 +180,10 @@ mod tests {
         let (rest, tag) = nom::bytes::complete::tag_no_case::<_, _, PError>(&b"<F8'"[..])
             .parse(rest)
             .unwrap();
-        assert_eq!((tag.offset(), rest.bytes(), rest.offset()), (11, &b"}"[..], 15));
+        assert_eq!(
+            (tag.offset(), rest.bytes(), rest.offset()),
+            (11, &b"}"[..], 15)
+        );
         let (_, digits) = nom::character::complete::digit1::<_, PError>
             .parse(Cursor::new(b"42,").skip(0))
             .unwrap();
@@ -197,10 +199,7 @@ mod tests {
         assert_eq!(c.take(99).bytes(), b"bcdef");
         assert_eq!(c.skip(99).offset(), 6, "skipping past the end stops at it");
         assert_eq!(c.position(|b| b == b'e'), Some(3));
-        assert_eq!(
-            c.iter_indices().find(|&(_, b)| b == b'd'),
-            Some((2, b'd'))
-        );
+        assert_eq!(c.iter_indices().find(|&(_, b)| b == b'd'), Some((2, b'd')));
         assert_eq!(c.slice_index(5), Ok(5));
         assert_eq!(c.slice_index(7), Err(Needed::new(2)));
         assert_eq!(c.compare_no_case(&b"BC"[..]), CompareResult::Ok);
