@@ -1612,7 +1612,7 @@ fn savez_reports_a_failing_writer_with_the_member() {
         .into_inner()
         .len();
     let mut places = std::collections::BTreeSet::new();
-    for room in (0..full).step_by(7) {
+    for room in (0..full).step_by(23) {
         let disk = FullDisk {
             inner: Cursor::new(Vec::new()),
             room,
