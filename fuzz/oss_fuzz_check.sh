@@ -36,7 +36,9 @@ for src in "$ROOT"/fuzz/fuzz_targets/*.rs; do
     # (fuzz/smoke.sh) already ran every corpus input under the same limit.
     sample="$work/sample/$t"
     mkdir -p "$sample"
-    find "$seeds" -type f | sort | head -n "${OSS_FUZZ_CHECK_SEEDS:-64}" | xargs -r cp -t "$sample"
+    # (The list goes through a file: `head` closing a pipe early would fail it under pipefail.)
+    find "$seeds" -type f | sort >"$work/$t.seeds"
+    head -n "${OSS_FUZZ_CHECK_SEEDS:-64}" "$work/$t.seeds" | xargs -r cp -t "$sample"
     if (cd "$work/out" && "./$t" "${flags[@]}" "$sample" >"$work/$t.log" 2>&1); then
         echo "oss-fuzz check: $t ran $(ls "$sample" | wc -l) of its $(ls "$seeds" | wc -l) seeds (malloc limit $limit MiB, max_len $max_len)"
     else
