@@ -1575,15 +1575,33 @@ fn member_chunks_show_their_member_and_take_a_later_chunk_size() {
     assert_eq!(sizes, [4, 4, 2]);
 }
 
-/// A storage that accepts `room` bytes, then fails every write.
+/// A test storage: accepts `room` bytes, then fails every write ("disk full"); with
+/// `interrupt`, every other write call is `Interrupted` first (a signal), which callers retry.
 #[derive(Debug)]
-struct FullDisk {
+struct TestDisk {
     inner: Cursor<Vec<u8>>,
     room: usize,
+    interrupt: bool,
+    calls: usize,
 }
 
-impl Write for FullDisk {
+impl TestDisk {
+    fn new(room: usize, interrupt: bool) -> TestDisk {
+        TestDisk {
+            inner: Cursor::new(Vec::new()),
+            room,
+            interrupt,
+            calls: 0,
+        }
+    }
+}
+
+impl Write for TestDisk {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.interrupt && self.calls % 2 == 1 {
+            return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+        }
         if self.inner.get_ref().len() + buf.len() > self.room {
             return Err(std::io::Error::new(std::io::ErrorKind::Other, "disk full"));
         }
@@ -1594,7 +1612,7 @@ impl Write for FullDisk {
     }
 }
 
-impl std::io::Seek for FullDisk {
+impl std::io::Seek for TestDisk {
     fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
         self.inner.seek(pos)
     }
@@ -1613,10 +1631,7 @@ fn savez_reports_a_failing_writer_with_the_member() {
         .len();
     let mut places = std::collections::BTreeSet::new();
     for room in (0..full).step_by(23) {
-        let disk = FullDisk {
-            inner: Cursor::new(Vec::new()),
-            room,
-        };
+        let disk = TestDisk::new(room, false);
         let e = npz::savez(disk, &[("first", &a), ("second", &a)]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Io, "room {room}: {e}");
         let text = e.to_string();
@@ -1633,32 +1648,6 @@ fn savez_reports_a_failing_writer_with_the_member() {
     );
 }
 
-/// A storage whose every other write is `Interrupted` (a signal): retried, not a failure.
-#[derive(Debug)]
-struct Interrupting {
-    inner: Cursor<Vec<u8>>,
-    calls: usize,
-}
-
-impl Write for Interrupting {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.calls += 1;
-        if self.calls % 2 == 1 {
-            return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
-        }
-        self.inner.write(buf)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl std::io::Seek for Interrupting {
-    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.inner.seek(pos)
-    }
-}
-
 #[test]
 fn savez_retries_interrupted_writes() {
     let a = NpyArray::from_vec((0..64u8).collect(), vec![64])
@@ -1667,14 +1656,7 @@ fn savez_retries_interrupted_writes() {
     let want = npz::savez(Cursor::new(Vec::new()), &[("a", &a)])
         .unwrap()
         .into_inner();
-    let got = npz::savez(
-        Interrupting {
-            inner: Cursor::new(Vec::new()),
-            calls: 0,
-        },
-        &[("a", &a)],
-    )
-    .unwrap();
+    let got = npz::savez(TestDisk::new(usize::MAX, true), &[("a", &a)]).unwrap();
     assert!(got.calls > 2, "writes were interrupted");
     assert_eq!(got.inner.into_inner(), want);
 }
