@@ -30,7 +30,7 @@ for src in "$ROOT"/fuzz/fuzz_targets/*.rs; do
     limit="$(sed -n 's/^malloc_limit_mb = //p' "$work/out/$t.options")"
     max_len="$(sed -n 's/^max_len = //p' "$work/out/$t.options")"
     # The runners pass every option of the .options file; the input cap is one of them.
-    flags=(-runs=0 -malloc_limit_mb="$limit" -rss_limit_mb=2048 -timeout=10 -max_len="$max_len")
+    flags=(-runs=0 -artifact_prefix="$work/artifacts-" -malloc_limit_mb="$limit" -rss_limit_mb=2048 -timeout=10 -max_len="$max_len")
     [ "$t" = header ] && flags+=(-dict="$work/out/header.dict")
     # A sample of the seeds shows the installed binary runs with its options; the smoke run
     # (fuzz/smoke.sh) already ran every corpus input under the same limit.

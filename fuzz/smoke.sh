@@ -55,7 +55,7 @@ peak_mib() {
     local bin="$1" max_len="$2"; shift 2
     local mb
     for mb in 1 2 4 8 16 32 64; do
-        if "$bin" -runs=0 -malloc_limit_mb="$mb" -rss_limit_mb=2048 -max_len="$max_len" "$@" >/dev/null 2>&1; then
+        if "$bin" -runs=0 -artifact_prefix="$SCRATCH/peak-" -malloc_limit_mb="$mb" -rss_limit_mb=2048 -max_len="$max_len" "$@" >/dev/null 2>&1; then
             echo "$mb"
             return
         fi
