@@ -5,6 +5,7 @@
 
 mod append;
 mod cli;
+mod closed_pipe;
 mod hostile_layers;
 mod npz_cli;
 mod numpy_repr;

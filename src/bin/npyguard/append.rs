@@ -5,6 +5,7 @@
 //! written: an invalid source, another dtype (byte order aside) or another trailing shape
 //! is exit 1 with DST untouched.
 
+use crate::input::Failure;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -35,7 +36,7 @@ pub fn append(
     srcs: &[PathBuf],
     args: &AppendArgs,
     opts: &ReadOptions,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let append_opts = AppendOptions::default()
         .with_read_options(opts.clone())
         .with_fsync(args.fsync)
@@ -78,7 +79,7 @@ pub fn append(
         .iter()
         .map(|&d| d as u64)
         .collect();
-    println!(
+    outln!(
         "{}: shape {} ({} source{})",
         dst.display(),
         npyguard::repr::py_shape(&shape),

@@ -1,6 +1,7 @@
 //! `npyguard convert`: re-encode a `.npy` (or an archive member) through the reader and
 //! writer, or to a dataset (`--to parquet|arrow|csv`).
 
+use crate::input::Failure;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -16,17 +17,14 @@ pub fn convert(
     member: Option<&str>,
     dataset: &dataset_cli::DatasetArgs,
     opts: &ReadOptions,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     dataset_cli::check(dataset, c_order)?;
     let source = match open_or_exit(input)? {
         Ok(i) => i,
         Err(code) => return Ok(code),
     };
     if member.is_some() && !source.is_npz() {
-        return Err(format!(
-            "{}: --member applies to .npz input only",
-            input.display()
-        ));
+        return Err(format!("{}: --member applies to .npz input only", input.display()).into());
     }
     // A dataset is written chunk by chunk: memory is one chunk, not the array.
     if dataset.to.is_some() && source.is_npz() {
@@ -81,7 +79,7 @@ fn convert_member(
     member: Option<&str>,
     dataset: &dataset_cli::DatasetArgs,
     opts: &ReadOptions,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let mut archive = match source.archive(opts) {
         Ok(a) => a,
         Err(e) => return fail_code(input, e),

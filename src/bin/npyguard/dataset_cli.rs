@@ -13,6 +13,7 @@
 //!
 //! Built without `cli-datasets`, `--to` is refused before the input is read.
 
+use crate::input::Failure;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -119,7 +120,7 @@ pub fn convert(
     _input: &Path,
     _output: &Path,
     _args: &DatasetArgs,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     Err(UNAVAILABLE.into())
 }
 
@@ -130,7 +131,7 @@ pub fn convert(
     input: &Path,
     output: &Path,
     args: &DatasetArgs,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     use npyguard::arrow::{ChunkedDataset, Layout};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -188,7 +189,7 @@ fn write_dataset(
     layout: npyguard::arrow::Layout,
     output: &Path,
     args: &DatasetArgs,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     use npyguard::arrow::{self, ParquetOptions};
     use std::io::{BufWriter, IsTerminal, Write};
 
@@ -237,7 +238,7 @@ fn write_dataset(
         Err(e) => {
             // Leave no half-written dataset behind.
             let _ = std::fs::remove_file(output);
-            Err(format!("{}: {e}", output.display()))
+            Err(format!("{}: {e}", output.display()).into())
         }
     }
 }

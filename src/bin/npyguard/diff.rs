@@ -4,6 +4,7 @@
 //! Exit codes: 0 equal within tolerance, 1 different (the report is printed),
 //! 2 usage errors or a file that cannot be read.
 
+use crate::input::Failure;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -68,7 +69,7 @@ impl DiffArgs {
 
 /// Opens and reads both inputs: `Err` is the exit-2 message (usage or OS error), `Ok(Err)`
 /// an invalid input, already reported (exit 1).
-fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, String> {
+fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, Failure> {
     let a = match super::report::open_or_exit(&args.a)? {
         Ok(i) => i,
         Err(code) => return Ok(Err(code)),
@@ -82,12 +83,13 @@ fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, String
             "{} and {}: an .npz archive can only be compared with another .npz archive",
             args.a.display(),
             args.b.display()
-        ));
+        )
+        .into());
     }
     Ok(Ok((a, b)))
 }
 
-pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, Failure> {
     let read_opts = args.limits.options();
     let opts = args.options();
     let (a, b) = match open_pair(args)? {
@@ -111,18 +113,18 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, String> {
     };
     if args.json {
         let labels = [args.a.display().to_string(), args.b.display().to_string()];
-        println!("{}", report_json(args, &labels, &a, &b, &report));
+        outln!("{}", report_json(args, &labels, &a, &b, &report));
     } else {
-        println!("{report}");
+        outln!("{report}");
     }
     Ok(exit(report.is_equal()))
 }
 
 /// A comparison that could not be made: bad options are a usage error (exit 2); anything
 /// else comes from the arrays (exit 1).
-fn compare_failed(path: &std::path::Path, e: npyguard::Error) -> Result<ExitCode, String> {
+fn compare_failed(path: &std::path::Path, e: npyguard::Error) -> Result<ExitCode, Failure> {
     if e.kind() == npyguard::ErrorKind::InvalidInput {
-        return Err(e.to_string());
+        return Err(e.to_string().into());
     }
     super::report::fail_code(path, e)
 }
@@ -143,7 +145,7 @@ fn archives(
     b: Input,
     read_opts: &ReadOptions,
     opts: &CompareOptions,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let (mut za, mut zb) = match (a.archive(read_opts), b.archive(read_opts)) {
         (Ok(za), Ok(zb)) => (za, zb),
         (Err(e), _) => return super::report::fail_code(&args.a, e),
@@ -190,7 +192,7 @@ fn archives(
             v["name"] = json!(name);
             members.push(v);
         } else {
-            println!("{name}: {report}");
+            outln!("{name}: {report}");
         }
     }
     if args.json {
@@ -202,13 +204,13 @@ fn archives(
             "only_in_b": only_b,
             "members": members,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
         for n in &only_a {
-            println!("{n}: only in a ({})", args.a.display());
+            outln!("{n}: only in a ({})", args.a.display());
         }
         for n in &only_b {
-            println!("{n}: only in b ({})", args.b.display());
+            outln!("{n}: only in b ({})", args.b.display());
         }
     }
     Ok(exit(equal))

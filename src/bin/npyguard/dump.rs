@@ -1,6 +1,6 @@
 //! `npyguard dump`: the array as NumPy's `repr` prints it, or as JSON like `tolist()`.
 
-use std::io::Write;
+use crate::input::Failure;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -34,14 +34,14 @@ pub fn dump(
     as_json: bool,
     full: bool,
     rows: Option<Rows>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let input = match open_or_exit(path)? {
         Ok(i) => i,
         Err(code) => return Ok(code),
     };
     if input.is_npz() {
         if rows.is_some() {
-            return Err(format!("{}: --rows applies to a .npy file", path.display()));
+            return Err(format!("{}: --rows applies to a .npy file", path.display()).into());
         }
         return npz_cli::dump(path, input, opts, as_json, full);
     }
@@ -62,8 +62,7 @@ pub fn dump(
         Ok(t) => t,
         Err(e) => return fail_code(path, e),
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}").map_err(|e| e.to_string())?;
+    outln!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 

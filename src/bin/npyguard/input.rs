@@ -34,12 +34,26 @@ pub enum Input {
 /// A `.npy` (or an archive member) read as consecutive row chunks ([`Input::row_chunks`]).
 pub type Chunks<'a> = Box<dyn Iterator<Item = npyguard::Result<Array>> + 'a>;
 
-/// What went wrong, and the exit code it means.
+/// What went wrong, and the exit code it means: the one error shape of every command.
 pub enum Failure {
     /// Usage or OS error (exit 2): the message to print.
     Os(String),
     /// The input is invalid (exit 1): the error, already printed or to be printed by the caller.
     Invalid(Error),
+    /// Standard output was closed by its reader (`| head`): the command stops quietly, exit 0.
+    Closed,
+}
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Failure {
+        Failure::Os(msg)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(msg: &str) -> Failure {
+        Failure::Os(msg.to_string())
+    }
 }
 
 /// The text of an exit-2 error: `cannot read PATH: OS message` for a stream error at an

@@ -9,7 +9,7 @@ use crate::input::{self, Failure};
 use crate::npz_cli;
 use crate::report::{error_json, exit_code, header_json, print_header, report_os};
 
-pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
+pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, Failure> {
     let (mut os, mut invalid) = (false, false);
     for path in files {
         let outcome = input::open(path).and_then(|input| {
@@ -20,9 +20,9 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
                 .inspect_npy(opts)
                 .map_err(|e| input::classify(path, e))?;
             if as_json {
-                println!("{}", header_json(path, &h));
+                outln!("{}", header_json(path, &h));
             } else {
-                print_header(&path.display().to_string(), &h);
+                print_header(&path.display().to_string(), &h)?;
             }
             Ok(())
         });
@@ -30,12 +30,13 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
             Ok(()) => {}
             Err(Failure::Os(msg)) => {
                 os = true;
-                report_os(path, &msg, as_json);
+                report_os(path, &msg, as_json)?;
             }
+            Err(Failure::Closed) => return Err(Failure::Closed),
             Err(Failure::Invalid(e)) => {
                 invalid = true;
                 if as_json {
-                    println!("{}", error_json(path, &e));
+                    outln!("{}", error_json(path, &e));
                 } else {
                     eprintln!("{}: {e}", path.display());
                 }

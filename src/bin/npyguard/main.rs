@@ -2,6 +2,9 @@
 //!
 //! Exit codes: 0 success, 1 an input is invalid (or arrays differ), 2 usage or I/O errors.
 
+#[macro_use]
+mod out;
+
 mod append;
 mod convert;
 mod dataset_cli;
@@ -18,6 +21,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use npyguard::ReadOptions;
+
+use crate::input::Failure;
 
 #[derive(Parser)]
 #[command(
@@ -156,16 +161,22 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let code = match run(cli).and_then(|code| out::flush().map(|()| code)) {
         Ok(code) => code,
-        Err(msg) => {
+        Err(Failure::Os(msg)) => {
             eprintln!("npyguard: {msg}");
             ExitCode::from(2)
         }
-    }
+        Err(Failure::Invalid(e)) => {
+            eprintln!("npyguard: {e}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Closed) => ExitCode::SUCCESS,
+    };
+    code
 }
 
-fn run(cli: Cli) -> Result<ExitCode, String> {
+fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Inspect {
             json,

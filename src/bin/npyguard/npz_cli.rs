@@ -40,10 +40,10 @@ pub fn inspect(
                 map.insert("compression".into(), json!(compression(m)));
                 map.insert("compressed_bytes".into(), json!(m.compressed_size()));
             }
-            println!("{v}");
+            outln!("{v}");
         } else {
-            super::report::print_header(&label(path, m.name()), &h);
-            println!(
+            super::report::print_header(&label(path, m.name()), &h)?;
+            outln!(
                 "  compression:    {} ({} bytes stored)",
                 compression(m),
                 m.compressed_size()
@@ -85,7 +85,7 @@ pub fn dump(
     opts: &ReadOptions,
     as_json: bool,
     full: bool,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let mut archive = match input.archive(opts) {
         Ok(a) => a,
         Err(e) => return super::report::fail_code(path, e),
@@ -109,10 +109,10 @@ pub fn dump(
         }
     }
     if as_json {
-        println!("{{\"arrays\": {{{}}}}}", parts.join(", "));
+        outln!("{{\"arrays\": {{{}}}}}", parts.join(", "));
     } else {
         for p in parts {
-            println!("{p}");
+            outln!("{p}");
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -124,7 +124,7 @@ pub fn read_member(
     input: Input,
     member: Option<&str>,
     opts: &ReadOptions,
-) -> Result<Result<Array, ExitCode>, String> {
+) -> Result<Result<Array, ExitCode>, Failure> {
     let mut archive = match input.archive(opts) {
         Ok(a) => a,
         Err(e) => return super::report::fail(path, e),

@@ -66,11 +66,12 @@ pub fn exit_code(os: bool, invalid: bool) -> ExitCode {
 }
 
 /// Reports an OS error: on stderr, and in JSON mode also as a result object on stdout.
-pub fn report_os(path: &Path, msg: &str, as_json: bool) {
+pub fn report_os(path: &Path, msg: &str, as_json: bool) -> Result<(), Failure> {
     eprintln!("npyguard: {msg}");
     if as_json {
-        println!("{}", os_json(path, msg));
+        outln!("{}", os_json(path, msg));
     }
+    Ok(())
 }
 
 pub fn os_json(path: &Path, msg: &str) -> Value {
@@ -78,15 +79,15 @@ pub fn os_json(path: &Path, msg: &str) -> Value {
 }
 
 /// The text `inspect` prints for one header, under `label`.
-pub fn print_header(label: &str, h: &Header) {
-    println!("{label}:");
-    println!("  version:        {}", h.version());
-    println!("  descr:          {}", h.dtype().descr());
-    println!(
+pub fn print_header(label: &str, h: &Header) -> Result<(), Failure> {
+    outln!("{label}:");
+    outln!("  version:        {}", h.version());
+    outln!("  descr:          {}", h.dtype().descr());
+    outln!(
         "  shape:          {}",
         npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>())
     );
-    println!(
+    outln!(
         "  order:          {}",
         if h.fortran_order() {
             "F (Fortran, column-major)"
@@ -94,15 +95,16 @@ pub fn print_header(label: &str, h: &Header) {
             "C (row-major)"
         }
     );
-    println!("  elements:       {}", h.element_count());
-    println!("  itemsize:       {}", h.dtype().itemsize());
-    println!("  payload offset: {}", h.payload_offset());
-    println!("  payload bytes:  {}", h.payload_len());
+    outln!("  elements:       {}", h.element_count());
+    outln!("  itemsize:       {}", h.dtype().itemsize());
+    outln!("  payload offset: {}", h.payload_offset());
+    outln!("  payload bytes:  {}", h.payload_len());
     let r = h.payload_range();
-    println!("  payload range:  {}..{}", r.start, r.end);
+    outln!("  payload range:  {}..{}", r.start, r.end);
     for (k, v) in h.extra() {
-        println!("  extra key:      {k:?}: {v}");
+        outln!("  extra key:      {k:?}: {v}");
     }
+    Ok(())
 }
 
 /// Opens and reads a `.npy` path, or says what to exit with: an OS error is returned as the
@@ -111,7 +113,7 @@ pub fn read_or_exit(
     path: &Path,
     input: Input,
     opts: &ReadOptions,
-) -> Result<Result<Array, ExitCode>, String> {
+) -> Result<Result<Array, ExitCode>, Failure> {
     match input.read_npy(opts) {
         Ok(a) => Ok(Ok(a)),
         Err(e) => fail(path, e),
@@ -120,26 +122,26 @@ pub fn read_or_exit(
 
 /// An error while reading `path`: exit 2 (returned as the message) for an OS error, else
 /// printed here and exit 1.
-pub fn fail<T>(path: &Path, e: npyguard::Error) -> Result<Result<T, ExitCode>, String> {
+pub fn fail<T>(path: &Path, e: npyguard::Error) -> Result<Result<T, ExitCode>, Failure> {
     fail_code(path, e).map(Err)
 }
 
 /// [`fail`] as the exit code itself.
-pub fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, String> {
+pub fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, Failure> {
     match input::classify(path, e) {
-        Failure::Os(msg) => Err(msg),
         Failure::Invalid(e) => {
             eprintln!("{}: {e}", path.display());
             Ok(ExitCode::from(1))
         }
+        other => Err(other),
     }
 }
 
 /// [`input::open`], with an invalid input reported (exit 1) and an OS error returned (exit 2).
-pub fn open_or_exit(path: &Path) -> Result<Result<Input, ExitCode>, String> {
+pub fn open_or_exit(path: &Path) -> Result<Result<Input, ExitCode>, Failure> {
     match input::open(path) {
         Ok(i) => Ok(Ok(i)),
-        Err(Failure::Os(msg)) => Err(msg),
         Err(Failure::Invalid(e)) => fail(path, e),
+        Err(other) => Err(other),
     }
 }

@@ -10,7 +10,7 @@ use crate::input::{self, Failure};
 use crate::npz_cli;
 use crate::report::{descr_json, error_json, exit_code, os_json};
 
-pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, String> {
+pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, Failure> {
     let (mut os, mut invalid) = (false, false);
     let mut results = Vec::new();
     for path in files {
@@ -28,17 +28,18 @@ pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<
                 eprintln!("npyguard: {msg}");
                 results.push(os_json(path, &msg));
             }
+            Err(Failure::Closed) => return Err(Failure::Closed),
             Err(Failure::Invalid(e)) => {
                 invalid = true;
                 if !as_json {
-                    println!("{}: {e}", path.display());
+                    outln!("{}: {e}", path.display());
                 }
                 results.push(error_json(path, &e));
             }
         }
     }
     if as_json {
-        println!("{}", Value::Array(results));
+        outln!("{}", Value::Array(results));
     }
     Ok(exit_code(os, invalid))
 }
