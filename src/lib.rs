@@ -108,7 +108,7 @@ pub use io::read::{
 };
 // Parts of a file: views over borrowed bytes, row ranges, row chunks.
 #[cfg(feature = "std")]
-pub use io::rows::{RowChunks, RowReader};
+pub use io::rows::{validate_from, RowChunks, RowReader};
 pub use io::view::{ArrayView, View};
 
 /// Writing `.npy` files byte-identical to `np.save` (see also [`NpyArray::write`]), and

@@ -224,6 +224,23 @@ impl Header {
         })
     }
 
+    /// The same payload read as a flat 1-D array of its elements in file order (C order,
+    /// one axis of [`element_count`](Header::element_count), the same payload offset): an
+    /// element's validity does not depend on where it sits in the array, so a payload can be
+    /// checked element run by element run, whatever its shape or memory order.
+    pub(crate) fn flattened(&self) -> Header {
+        Header {
+            version: self.version,
+            dtype: self.dtype.clone(),
+            fortran_order: false,
+            shape: vec![self.element_count],
+            extra: Vec::new(),
+            element_count: self.element_count,
+            payload_len: self.payload_len,
+            payload_offset: self.payload_offset,
+        }
+    }
+
     /// The payload's byte range in the file: from [`payload_offset`](Header::payload_offset),
     /// [`payload_len`](Header::payload_len) bytes. A file of exactly `range.end` bytes holds
     /// the array and nothing else; the bytes of the range are what a view borrows.

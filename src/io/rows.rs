@@ -36,6 +36,36 @@ use crate::io::read::{read_full, read_header, CHUNK};
 use crate::io::view::{check_rows, row_span};
 use crate::options::ReadOptions;
 
+/// Reads a whole `.npy` stream and checks it exactly as [`read_from`](crate::read_from)
+/// does (header, limits, every element, the end of the input), keeping none of the payload:
+/// memory is one chunk of about 256 KiB (or one element, if an element is larger), whatever
+/// the file's size or what its header claims. An endless stream is read until a limit
+/// (`max_file_bytes`) refuses it, or forever without one, in constant memory.
+///
+/// Returns the validated header.
+///
+/// ```
+/// use npyguard::{validate_from, write::to_vec, NpyArray, ReadOptions};
+/// let file = to_vec(&NpyArray::from_vec(vec![1.5f64; 1000], vec![10, 100]).unwrap().to_array()).unwrap();
+/// let header = validate_from(&file[..], &ReadOptions::default()).unwrap();
+/// assert_eq!(header.shape(), &[10, 100]);
+/// // One byte short: refused as a full read refuses it.
+/// assert!(validate_from(&file[..file.len() - 1], &ReadOptions::default()).is_err());
+/// ```
+pub fn validate_from<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
+    let header = read_header(&mut reader, opts)?;
+    check_claim(&header, opts)?;
+    let flat = header.flattened();
+    let per_chunk = CHUNK
+        .checked_div(header.dtype().itemsize())
+        .unwrap_or(CHUNK)
+        .max(1);
+    for chunk in RowChunks::from_header(reader, flat, per_chunk, opts)? {
+        drop(chunk?);
+    }
+    Ok(header)
+}
+
 /// A validated `.npy` on a seekable input, read by row ranges (along the first axis): only
 /// the rows' bytes are read, with memory for those rows only. A C-order file's rows are one
 /// contiguous read; a Fortran-order file's rows `a..b` are one run of `b - a` elements per

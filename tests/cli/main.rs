@@ -6,6 +6,7 @@
 mod append;
 mod cli;
 mod closed_pipe;
+mod endless;
 mod hostile_layers;
 mod npz_cli;
 mod numpy_repr;

@@ -10,22 +10,69 @@ use npyguard::{Array, ReadOptions};
 use crate::npz_cli;
 use crate::report::{descr_json, fail_code, open_or_exit};
 
-/// Rows `A..B` of the first axis (`None`: from the start, to the end).
+/// Rows `A..B` of the first axis, as Python's slice `a[A:B]`: either bound may be omitted
+/// or negative (counted from the end), and any integer is accepted (bounds are clamped, a
+/// reversed range is empty).
 #[derive(Clone, Copy, Debug)]
-pub struct Rows(Option<usize>, Option<usize>);
+pub struct Rows(Option<i128>, Option<i128>);
 
-/// Parses `A..B`, `A..` or `..B`.
-pub fn parse_rows(s: &str) -> Result<Rows, String> {
-    let bad = || format!("expected a row range A..B, A.. or ..B, found {s:?}");
-    let (a, b) = s.split_once("..").ok_or_else(bad)?;
-    let end = |t: &str| -> Result<Option<usize>, String> {
-        if t.is_empty() {
-            Ok(None)
-        } else {
-            t.parse().map(Some).map_err(|_| bad())
+impl Rows {
+    /// The rows of an axis of `n`, exactly as Python's `slice(A, B).indices(n)` with step 1.
+    pub fn resolve(self, n: usize) -> std::ops::Range<usize> {
+        let n_i = i128::try_from(n).unwrap_or(i128::MAX);
+        let clamp = |bound: Option<i128>, default: i128| -> usize {
+            let v = match bound {
+                None => default,
+                Some(v) if v < 0 => v.saturating_add(n_i).max(0),
+                Some(v) => v.min(n_i),
+            };
+            usize::try_from(v).unwrap_or(n)
+        };
+        let start = clamp(self.0, 0);
+        let end = clamp(self.1, n_i);
+        start..end.max(start)
+    }
+}
+
+impl Rows {
+    /// The rows of `header`'s array; a 0-d array has no axis to slice (NumPy's IndexError).
+    fn of(self, header: &npyguard::Header) -> npyguard::Result<std::ops::Range<usize>> {
+        match header.shape().first() {
+            Some(&n) => Ok(self.resolve(n)),
+            None => Err(npyguard::Error::unplaced(
+                npyguard::ErrorKind::InvalidInput,
+                "an array of at least one dimension for --rows (NumPy: too many indices for array)",
+            )
+            .found("a 0-dimensional array")),
         }
+    }
+}
+
+/// Parses `A..B`, `A..`, `..B` or `..` (integers, optionally negative; a bound beyond the
+/// 128-bit range is clamped like any other out-of-range bound).
+pub fn parse_rows(s: &str) -> Result<Rows, String> {
+    let bad = || {
+        format!(
+            "expected a row range A..B, A.. or ..B (integers, negative from the end), found {s:?}"
+        )
     };
-    Ok(Rows(end(a)?, end(b)?))
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let bound = |t: &str| -> Result<Option<i128>, String> {
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let saturated = if t.starts_with('-') {
+            i128::MIN
+        } else {
+            i128::MAX
+        };
+        Ok(Some(t.parse().unwrap_or(saturated)))
+    };
+    Ok(Rows(bound(a)?, bound(b)?))
 }
 
 pub fn dump(
@@ -46,7 +93,7 @@ pub fn dump(
         return npz_cli::dump(path, input, opts, as_json, full);
     }
     let read = match rows {
-        Some(Rows(a, b)) => input.read_rows(opts, |n| a.unwrap_or(0)..b.unwrap_or(n)),
+        Some(rows) => input.read_rows(opts, |h| rows.of(h)),
         None => input.read_npy(opts),
     };
     let array = match read {

@@ -1,6 +1,6 @@
 //! Opening an input path: once, whatever it is.
 //!
-//! A path is opened exactly once: its format is sniffed from the first bytes of that one
+//! `-` is standard input. A path is opened exactly once: its format is sniffed from the first bytes of that one
 //! open file, and the same file is then read. A FIFO fed once by another process is
 //! therefore read, not waited on forever; a `.npy` from a FIFO or device is streamed (the
 //! limits are enforced on the bytes that arrive); a `.npz` needs a seekable regular file
@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::Path;
 
 use npyguard::npz::{self, NpzArchive};
@@ -81,7 +82,7 @@ pub fn classify(path: &Path, e: Error) -> Failure {
 /// Opens `path` once and tells its format from its first bytes.
 pub fn open(path: &Path) -> Result<Input, Failure> {
     let os = |e: std::io::Error| Failure::Os(format!("cannot open {}: {e}", path.display()));
-    let mut file = File::open(path).map_err(os)?;
+    let mut file = File::open(os_path(path)).map_err(os)?;
     let meta = file.metadata().map_err(os)?;
     if meta.is_dir() {
         return Err(Failure::Os(format!(
@@ -112,6 +113,16 @@ pub fn open(path: &Path) -> Result<Input, Failure> {
     Ok(Input::NpyStream(Cursor::new(head).chain(file)))
 }
 
+/// The path to open for `path`: `-` is standard input (through `/dev/stdin`, so a redirected
+/// regular file stays seekable and a pipe is streamed).
+fn os_path(path: &Path) -> &Path {
+    if path == Path::new("-") {
+        Path::new("/dev/stdin")
+    } else {
+        path
+    }
+}
+
 fn looks_npz(path: &Path, head: &[u8]) -> bool {
     if npz::looks_like_npz(head) {
         return true;
@@ -134,6 +145,28 @@ impl Input {
         match self {
             Input::NpyFile(f) => npyguard::read_file(f, opts),
             Input::NpyStream(s) => npyguard::read_from(s, opts),
+            Input::Npz(_) => Err(not_npy()),
+        }
+    }
+
+    /// Checks the whole `.npy` as [`read_npy`](Input::read_npy) would, keeping none of its
+    /// payload ([`npyguard::validate_from`]): constant memory on any input, a file of any
+    /// size or an endless stream.
+    pub fn validate_npy(self, opts: &ReadOptions) -> npyguard::Result<Header> {
+        match self {
+            Input::NpyFile(f) => {
+                let len = npyguard::file_length(&f, opts)?;
+                let mut reader = BufReader::new(f);
+                let h = npyguard::read_header(&mut reader, opts)?;
+                if let Some(len) = len {
+                    npyguard::check_length(&h, len, opts)?;
+                }
+                reader
+                    .seek(SeekFrom::Start(0))
+                    .map_err(|e| Error::os("cannot seek", e))?;
+                npyguard::validate_from(reader, opts)
+            }
+            Input::NpyStream(s) => npyguard::validate_from(s, opts),
             Input::Npz(_) => Err(not_npy()),
         }
     }
@@ -166,31 +199,26 @@ impl Input {
         }
     }
 
-    /// Rows `rows(n)` of the `.npy`'s first axis (`n`: its rows; a 0-d array is one row):
-    /// from a regular file only their bytes are read ([`npyguard::RowReader`]); a stream is
-    /// read whole first (it cannot seek), then cut the same way.
+    /// The rows `rows(header)` chooses of the `.npy`'s first axis: from a regular file only
+    /// their bytes are read ([`npyguard::RowReader`]); a stream is read to its end and
+    /// checked as a whole read checks it, chunk by chunk, keeping only the rows asked for
+    /// (a Fortran-order stream of more than one dimension, whose rows are not contiguous,
+    /// is one chunk).
     pub fn read_rows(
         self,
         opts: &ReadOptions,
-        rows: impl FnOnce(usize) -> std::ops::Range<usize>,
+        rows: impl FnOnce(&Header) -> npyguard::Result<Range<usize>>,
     ) -> npyguard::Result<Array> {
-        let mut reader = match self {
+        match self {
             Input::NpyFile(f) => {
                 npyguard::file_length(&f, opts)?;
                 let mut r = npyguard::RowReader::new(f, opts)?;
-                let range = rows(r.num_rows());
-                return r.read_rows(range);
+                let range = rows(r.header())?;
+                r.read_rows(range)
             }
-            Input::NpyStream(s) => {
-                let whole = npyguard::read_from(s, opts)?;
-                let bytes = npyguard::write::to_vec(&whole)?;
-                let relaxed = opts.clone().with_max_file_bytes(None);
-                npyguard::RowReader::new(Cursor::new(bytes), &relaxed)?
-            }
-            Input::Npz(_) => return Err(not_npy()),
-        };
-        let range = rows(reader.num_rows());
-        reader.read_rows(range)
+            Input::NpyStream(s) => stream_rows(s, opts, rows),
+            Input::Npz(_) => Err(not_npy()),
+        }
     }
 
     /// The `.npy` as consecutive row chunks, each of at most the rows `rows_for` chooses for
@@ -228,6 +256,60 @@ impl Input {
         }
     }
 }
+
+/// [`Input::read_rows`] of a stream: consecutive chunks of about [`CHUNK_BYTES`], each
+/// checked and dropped once the rows it shares with `rows` are kept (as `.npy` payload
+/// bytes, decoded once at the end).
+fn stream_rows(
+    s: impl Read,
+    opts: &ReadOptions,
+    rows: impl FnOnce(&Header) -> npyguard::Result<Range<usize>>,
+) -> npyguard::Result<Array> {
+    let chunks = npyguard::RowChunks::new(s, 1, opts)?;
+    let header = chunks.header().clone();
+    let want = rows(&header)?;
+    let total = header.shape().first().copied().unwrap_or(1);
+    let row_bytes = header.payload_len().checked_div(total).unwrap_or(0);
+    let per_chunk = CHUNK_BYTES
+        .checked_div(row_bytes)
+        .unwrap_or(CHUNK_BYTES)
+        .max(1);
+    let mut payload = Vec::new();
+    let mut whole = None;
+    let mut at = 0usize;
+    for chunk in chunks.with_rows_per_chunk(per_chunk) {
+        let chunk = chunk?;
+        let n = chunk.shape().first().copied().unwrap_or(1);
+        let keep = want.start.max(at)..want.end.min(at.saturating_add(n));
+        if n == total {
+            whole = Some(chunk);
+        } else if !keep.is_empty() {
+            let bytes = npyguard::write::to_vec(&chunk)?;
+            let first = bytes.len().saturating_sub(chunk.header().payload_len());
+            let from = first.saturating_add((keep.start - at).saturating_mul(row_bytes));
+            let to = from.saturating_add(keep.len().saturating_mul(row_bytes));
+            payload.extend_from_slice(bytes.get(from..to).unwrap_or_default());
+        }
+        at = at.saturating_add(n);
+    }
+    let relaxed = opts.clone().with_max_file_bytes(None);
+    if let Some(whole) = whole {
+        // One chunk (a Fortran-order array, or all rows fit one chunk): cut it as a file.
+        let bytes = npyguard::write::to_vec(&whole)?;
+        return npyguard::RowReader::new(Cursor::new(bytes), &relaxed)?.read_rows(want);
+    }
+    let mut shape = header.shape().to_vec();
+    if let Some(first) = shape.first_mut() {
+        *first = want.len();
+    }
+    let part = Header::new(header.dtype().clone(), shape, false)?;
+    let mut file = npyguard::write::header_bytes(&part);
+    file.extend_from_slice(&payload);
+    npyguard::read_bytes(&file, &relaxed)
+}
+
+/// Payload bytes per chunk of a streamed row read.
+const CHUNK_BYTES: usize = 1 << 20;
 
 fn not_npy() -> Error {
     Error::new(ErrorKind::BadMagic, 0, "a .npy file").found("a zip archive")

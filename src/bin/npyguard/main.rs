@@ -106,9 +106,10 @@ enum Command {
         /// Print every element (NumPy's repr under threshold=sys.maxsize: no "..." summary).
         #[arg(long)]
         full: bool,
-        /// Only rows A..B of the first axis (NumPy's a[A:B]; A.. and ..B too); from a
+        /// Only rows A..B of the first axis, exactly NumPy's a[A:B] (A.., ..B, negative
+        /// bounds from the end, out-of-range bounds clamped, a 0-d array refused); from a
         /// regular file only those rows' bytes are read (Fortran-order rows are gathered).
-        #[arg(long, value_name = "A..B", value_parser = dump::parse_rows)]
+        #[arg(long, value_name = "A..B", value_parser = dump::parse_rows, allow_hyphen_values = true)]
         rows: Option<dump::Rows>,
         #[command(flatten)]
         limits: Limits,

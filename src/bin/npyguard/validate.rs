@@ -18,8 +18,10 @@ pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<
             if input.is_npz() {
                 return npz_cli::validate(path, input, opts);
             }
-            let a = input.read_npy(opts).map_err(|e| input::classify(path, e))?;
-            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(a.header()), "shape": a.shape()}))
+            let h = input
+                .validate_npy(opts)
+                .map_err(|e| input::classify(path, e))?;
+            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(&h), "shape": h.shape()}))
         });
         match outcome {
             Ok(v) => results.push(v),
