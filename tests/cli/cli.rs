@@ -112,8 +112,10 @@ fn dump_json_matches_numpy_tolist_for_every_fixture() {
     );
 }
 
+/// `--keep-header`: the input's own bytes (tests/numpy/convert_differential.py checks the
+/// default, np.save(np.load(f)), against NumPy).
 #[test]
-fn convert_is_byte_identical_for_every_fixture() {
+fn convert_keep_header_is_byte_identical_for_every_fixture() {
     let dir = std::env::temp_dir().join(format!("npyguard-convert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for e in manifest() {
@@ -126,6 +128,7 @@ fn convert_is_byte_identical_for_every_fixture() {
             dst.to_str().unwrap(),
             "--max-header-bytes",
             "1048576",
+            "--keep-header",
         ]);
         assert!(
             out.status.success(),
@@ -135,7 +138,7 @@ fn convert_is_byte_identical_for_every_fixture() {
         );
         assert!(
             std::fs::read(&src).unwrap() == std::fs::read(&dst).unwrap(),
-            "{}: convert changed bytes",
+            "{}: convert --keep-header changed bytes",
             src.display()
         );
     }

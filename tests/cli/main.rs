@@ -8,6 +8,7 @@ mod cli;
 mod closed_pipe;
 mod endless;
 mod hostile_layers;
+mod nothing_lost;
 mod npz_cli;
 mod numpy_repr;
 mod streams;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use npyguard::ReadOptions;
 
+use crate::output::Output;
 use crate::report::{fail_code, open_or_exit, read_or_exit};
 use crate::{dataset_cli, npz_cli};
 
@@ -14,6 +15,7 @@ pub fn convert(
     input: &Path,
     output: &Path,
     c_order: bool,
+    keep_header: bool,
     member: Option<&str>,
     dataset: &dataset_cli::DatasetArgs,
     opts: &ReadOptions,
@@ -55,20 +57,35 @@ pub fn convert(
     } else {
         array
     };
-    // Keep the input's format version when the header still fits it (so files written with
-    // NumPy's `write_array(version=...)` convert to identical bytes); otherwise choose as np.save.
-    let version = array
-        .header()
-        .version()
-        .max(npyguard::write::choose_version(array.header()));
-    npyguard::write::to_path_with_version(output, &array, version)
-        // A whole-file failure names the path (`cannot create out.npy: …`); a stream error
-        // has an offset and needs it.
-        .map_err(|e| match e.offset() {
-            None => e.to_string(),
-            Some(_) => format!("{}: {e}", output.display()),
-        })?;
+    let (array, version) = if keep_header {
+        // The input's format version when the header still fits it, and its order flag.
+        let version = array
+            .header()
+            .version()
+            .max(npyguard::write::choose_version(array.header()));
+        (array, version)
+    } else {
+        // np.save(np.load(f)): an array both C- and F-contiguous is flagged C, and the
+        // smallest version that holds the header.
+        let array = if array.fortran_order() && is_c_contiguous_too(array.shape()) {
+            array.to_c_order()
+        } else {
+            array
+        };
+        let version = npyguard::write::choose_version(array.header());
+        (array, version)
+    };
+    let mut out = Output::open(output, input)?;
+    npyguard::write::to_writer_with_version(out.writer(), &array, version)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a Fortran-order array of `shape` is C-contiguous too (NumPy's flags): at most
+/// one axis longer than 1, or no element at all. `np.save` writes such an array as C order.
+fn is_c_contiguous_too(shape: &[usize]) -> bool {
+    shape.contains(&0) || shape.iter().filter(|&&d| d > 1).count() <= 1
 }
 
 /// `convert --to` of an archive member: streamed through the archive's limits, chunk by chunk.

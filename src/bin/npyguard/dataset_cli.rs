@@ -172,7 +172,7 @@ pub fn convert(
     };
     let rows = ds.num_input_rows();
     let batch = chunk_rows(&header, args);
-    let written = write_dataset(ds, rows, batch, layout, output, args);
+    let written = write_dataset(ds, rows, batch, layout, input, output, args);
     match input_error.take() {
         Some(e) => crate::report::fail_code(input, e),
         None => written,
@@ -180,13 +180,15 @@ pub fn convert(
 }
 
 /// Writes the batches of `source` (`rows` input rows, `batch` per batch) to `output`,
-/// with a progress bar on a terminal; removes the output on failure.
+/// with a progress bar on a terminal; on failure the output is left as it was
+/// ([`Output`](crate::output::Output)).
 #[cfg(feature = "cli-datasets")]
 fn write_dataset(
     source: impl npyguard::arrow::BatchSource,
     rows: usize,
     batch: usize,
     layout: npyguard::arrow::Layout,
+    input: &Path,
     output: &Path,
     args: &DatasetArgs,
 ) -> Result<ExitCode, Failure> {
@@ -217,8 +219,8 @@ fn write_dataset(
         max_row_group_bytes: 32 << 20,
         ..ParquetOptions::default()
     };
-    let file = std::fs::File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
+    let mut dest = crate::output::Output::open(output, input)?;
+    let mut out = BufWriter::with_capacity(1 << 20, dest.writer());
     let written = match format {
         Format::Parquet => arrow::write_parquet(source, &mut out, batch, &parquet, progress),
         Format::Arrow => arrow::write_ipc(source, &mut out, batch, progress),
@@ -233,12 +235,8 @@ fn write_dataset(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    match written {
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) => {
-            // Leave no half-written dataset behind.
-            let _ = std::fs::remove_file(output);
-            Err(format!("{}: {e}", output.display()).into())
-        }
-    }
+    // On failure `dest` is dropped: its temporary file goes, the destination is untouched.
+    written.map_err(|e| format!("{}: {e}", output.display()))?;
+    dest.commit()?;
+    Ok(ExitCode::SUCCESS)
 }

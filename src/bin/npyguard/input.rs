@@ -115,7 +115,7 @@ pub fn open(path: &Path) -> Result<Input, Failure> {
 
 /// The path to open for `path`: `-` is standard input (through `/dev/stdin`, so a redirected
 /// regular file stays seekable and a pipe is streamed).
-fn os_path(path: &Path) -> &Path {
+pub fn os_path(path: &Path) -> &Path {
     if path == Path::new("-") {
         Path::new("/dev/stdin")
     } else {

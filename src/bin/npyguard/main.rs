@@ -13,6 +13,7 @@ mod dump;
 mod input;
 mod inspect;
 mod npz_cli;
+mod output;
 mod report;
 mod validate;
 
@@ -116,7 +117,11 @@ enum Command {
         /// The file to dump.
         file: PathBuf,
     },
-    /// Re-encode a file through the reader and writer (dtype, byte order and memory order kept).
+    /// Re-encode a file as np.save(np.load(IN)) writes it (dtype, byte order and memory order kept).
+    ///
+    /// The output (-o) is written to a temporary file beside it and renamed into place only
+    /// when complete: on any failure it is left as it was. `-`, a FIFO or a device is
+    /// written as a stream (never created or removed); an output that is the input is refused.
     Convert {
         /// Input .npy file, or .npz archive (see --member).
         input: PathBuf,
@@ -126,6 +131,11 @@ enum Command {
         /// Write in C (row-major) order.
         #[arg(long)]
         c_order: bool,
+        /// Keep the input's format version and order flag where they still fit (the
+        /// default writes np.save's bytes of the loaded array: the smallest version, and C
+        /// order for an array that is both C- and F-contiguous).
+        #[arg(long)]
+        keep_header: bool,
         /// The array of a .npz input to convert (with or without .npy; optional for one array).
         #[arg(long, value_name = "NAME")]
         member: Option<String>,
@@ -200,6 +210,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             input,
             output,
             c_order,
+            keep_header,
             member,
             dataset,
             limits,
@@ -207,6 +218,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             &input,
             &output,
             c_order,
+            keep_header,
             member.as_deref(),
             &dataset,
             &limits.options(),
