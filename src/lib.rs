@@ -1,10 +1,43 @@
 //! # npyguard
 //!
-//! A reader and writer for NumPy `.npy` files built to be trusted with hostile
-//! input: the header is parsed by a [nom] grammar that implements the formal
-//! grammar in `grammar/npy-header.abnf`; sizes are checked before anything is
-//! allocated, and allocation follows the bytes that actually exist; there is no
-//! `unsafe` and no panic on any input; parsing is linear in the input length.
+//! A reader and writer for NumPy `.npy` and `.npz` files built to be trusted with hostile
+//! input: the header is parsed by a [nom] grammar that implements the formal grammar in
+//! `grammar/npy-header.abnf`; sizes are checked before anything is allocated, and
+//! allocation follows the bytes that actually exist; there is no `unsafe` and no panic on
+//! any input; parsing is linear in the input length. What NumPy writes is read as NumPy
+//! reads it, and what npyguard writes is byte-identical to `np.save`.
+//!
+//! ## Quick start
+//!
+//! ```no_run
+//! use npyguard::{read_path, NpyArray, ReadOptions};
+//!
+//! // Any dtype, checked against the limits of ReadOptions::default():
+//! let array = read_path("examples/data/temperatures.npy", &ReadOptions::default())?;
+//! println!("{} {:?}", array.dtype().typestr(), array.shape());
+//!
+//! // A typed read (the dtype must be f8 in either byte order), in C order:
+//! let t = NpyArray::<f64>::read_path("examples/data/temperatures.npy", &ReadOptions::default())?;
+//! let values: Vec<f64> = t.to_c_order();
+//! # Ok::<(), npyguard::Error>(())
+//! ```
+//!
+//! ## Which reader for which input
+//!
+//! | input | whole array | without holding it all |
+//! |---|---|---|
+//! | a path | [`read_path`], [`NpyArray::read_path`] | [`RowReader::open`] (any rows), [`validate_from`] |
+//! | bytes in memory | [`read_bytes`], [`NpyArray::read_bytes`] | [`View`] / [`ArrayView`] (borrowed, zero-copy) |
+//! | a stream (`Read`) | [`read_from`], [`NpyArray::read`] | [`RowChunks`] (consecutive chunks), [`validate_from`] |
+//! | the header only | [`read_header`], [`Header::from_bytes`] | |
+//! | an `.npz` archive | `npz::NpzArchive` (feature `npz`) | `NpzArchive::row_chunks` |
+//!
+//! Writing: [`write::to_path`], [`write::to_writer`], [`write::StreamWriter`] (rows as they
+//! come), [`write::Appender`] (grow a file in place), `npz::savez` (feature `npz`). Limits
+//! (file, header, archive sizes) are in [`ReadOptions`], their defaults in [`limits`].
+//! Integrations behind features: `ndarray`, `arrow` (record batches, IPC, CSV), `parquet`.
+//!
+//! ## How it is built
 //!
 //! Data flows one way, one stage per folder (ARCHITECTURE.md draws the modules):
 //!
@@ -19,6 +52,8 @@
 //! [`compare`], [`render`], [`limits`] (and `npz`, `arrow` behind their features), each of
 //! which lists its own exports in its `mod.rs`.
 //!
+//! A header can be checked on its own, from bytes, without std:
+//!
 //! ```
 //! use npyguard::{Header, ReadOptions, Dtype, Endian};
 //! let mut file = b"\x93NUMPY\x01\x00\x46\x00{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }            \n".to_vec();
@@ -30,6 +65,9 @@
 //! ```
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![forbid(unsafe_code)]
+// docs.rs (and `cargo +nightly doc` with `--cfg docsrs`): each feature-gated item is labelled
+// with the features it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
