@@ -196,7 +196,9 @@ pub fn run(data: &[u8]) {
                 .expect("to_vec");
         let mut shape = old.shape().to_vec();
         shape[0] = shape[0].checked_add(src.shape()[0])?;
-        let gh = Header::new(dtype.clone(), shape, old.fortran_order()).ok()?;
+        // np.save flags a 1-D array C order.
+        let fortran = old.fortran_order() && shape.len() > 1;
+        let gh = Header::new(dtype.clone(), shape, fortran).ok()?;
         let mut want = header_bytes(&gh);
         let payload_at = header_bytes(old.header()).len();
         want.extend_from_slice(&old_saved[payload_at..]);

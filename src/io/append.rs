@@ -21,7 +21,9 @@
 //! is refused with [`ErrorKind::HeaderFull`], unless
 //! [`AppendOptions::with_rewrite_when_full`] is set: then a file opened by path is rewritten
 //! as a complete new file next to it, which is renamed over it (crash safe: the old file
-//! until the rename). A storage opened with [`Appender::new`] cannot be rewritten and still
+//! until the rename). Through a symlink, the file it points to is rewritten and the link
+//! kept; the new file keeps the old one's permission bits and, where permitted, its owner
+//! and group (not its extended attributes, ACLs or timestamps). A storage opened with [`Appender::new`] cannot be rewritten and still
 //! gets the error.
 //!
 //! Bytes after the payload (what an interrupted append leaves) are refused when the file
@@ -173,8 +175,10 @@ impl AppendOptions {
         self
     }
 
-    /// Cut off bytes after the payload when the file is opened (what an interrupted append
-    /// leaves) instead of refusing the file with [`ErrorKind::TrailingBytes`].
+    /// Accept a file with bytes after the payload (what an interrupted append leaves)
+    /// instead of refusing it with [`ErrorKind::TrailingBytes`]; they are cut off by the
+    /// first accepted [`Appender::append`] (opening the file, or an append refused by its
+    /// checks, leaves the file as it was).
     #[must_use]
     pub fn with_discard_trailing_bytes(mut self, discard: bool) -> AppendOptions {
         self.discard_trailing_bytes = discard;
@@ -260,7 +264,10 @@ impl Appender<File> {
                 format!("a regular file to append to ({})", path.display()),
             ));
         };
-        Appender::init(file, Some(path.to_path_buf()), opts, len)
+        // A rewrite replaces the file a symlink points to, not the link.
+        let real = std::fs::canonicalize(path)
+            .map_err(|e| Error::os(format!("cannot resolve {}", path.display()), e))?;
+        Appender::init(file, Some(real), opts, len)
     }
 }
 
@@ -313,7 +320,9 @@ impl<F: Storage> Appender<F> {
         seek(&mut inner, 0)?;
         inner.read_exact(&mut head).map_err(|e| Error::io(0, e))?;
         validate_payload(&mut inner, &header)?;
-        let mut appender = Appender {
+        // Trailing bytes to discard are cut by the first accepted append, not here: a caller
+        // that checks its sources after opening and refuses one leaves the file as it was.
+        Ok(Appender {
             inner,
             path,
             opts: opts.clone(),
@@ -324,9 +333,7 @@ impl<F: Storage> Appender<F> {
             } else {
                 State::Clean
             },
-        };
-        appender.cut_leftover()?;
-        Ok(appender)
+        })
     }
 
     /// The current header (the shape grows with every append).
@@ -357,7 +364,7 @@ impl<F: Storage> Appender<F> {
     /// Appends the rows of `array` (any memory order): its dtype must be the file's up to
     /// byte order ([`ErrorKind::TypeMismatch`]; records must be identical), its shape after
     /// the first dimension the file's ([`ErrorKind::InvalidInput`]). Zero rows: checked,
-    /// nothing written. A failure leaves the storage reading as the old array; after a
+    /// nothing written (but bytes after the payload to discard are cut). A failure leaves the storage reading as the old array; after a
     /// failed header write the appender refuses further appends (reopen the file).
     ///
     /// ```
@@ -375,16 +382,21 @@ impl<F: Storage> Appender<F> {
     pub fn append(&mut self, array: &Array) -> Result<()> {
         self.check(array)?;
         let rows = array.shape().first().copied().unwrap_or(0);
-        if rows == 0 {
-            return Ok(());
-        }
         if self.state == State::Broken {
+            if rows == 0 {
+                return Ok(());
+            }
             return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
                 "an appender whose last header write succeeded (reopen the file)",
             ));
         }
+        // Bytes after the payload (discard_trailing_bytes, or a failed data write) go with the
+        // first accepted append, zero rows included.
         self.cut_leftover()?;
+        if rows == 0 {
+            return Ok(());
+        }
         let (new_header, new_head) = self.grown(rows)?;
         let commit = changed_span(&self.head, &new_head);
         let fits = new_head.len() == self.head.len() && commit.is_some_and(within_sector);
@@ -452,7 +464,9 @@ impl<F: Storage> Appender<F> {
                 "a first dimension that fits usize",
             )
         })?;
-        let built = Header::new(h.dtype().clone(), shape, h.fortran_order())?;
+        // np.save flags a 1-D array C order whatever the file said (it is both).
+        let fortran = h.fortran_order() && shape.len() > 1;
+        let built = Header::new(h.dtype().clone(), shape, fortran)?;
         let head = header_bytes(&built);
         let parsed = Header::from_bytes(&head, &self.opts.read)?;
         if parsed.shape() != built.shape() || parsed.dtype() != built.dtype() {
@@ -519,7 +533,8 @@ impl<F: Storage> Appender<F> {
             .create_new(true)
             .open(&tmp)
             .map_err(|e| Error::os(format!("cannot create {}", tmp.display()), e))?;
-        let built = self.write_copy(&mut out, &head, array);
+        let built =
+            keep_metadata(&path, &out).and_then(|()| self.write_copy(&mut out, &head, array));
         let renamed = built.and_then(|()| {
             std::fs::rename(&tmp, &path).map_err(|e| {
                 Error::os(
@@ -718,6 +733,23 @@ fn temp_path(path: &Path) -> Result<PathBuf> {
     tmp.push(name);
     tmp.push(format!(".npyguard-append-{}.tmp", std::process::id()));
     Ok(path.with_file_name(tmp))
+}
+
+/// Gives the rewritten file `out` the permission bits of the file at `path` and, where the
+/// process may (root, or the same owner), its owner and group. Extended attributes, ACLs
+/// and timestamps are not copied (std has no portable way to).
+fn keep_metadata(path: &Path, out: &File) -> Result<()> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::os(format!("cannot read the metadata of {}", path.display()), e))?;
+    out.set_permissions(meta.permissions())
+        .map_err(|e| Error::os("cannot set the rewritten file's permissions", e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // EPERM when not permitted: the new file keeps this process's owner.
+        let _ = std::os::unix::fs::fchown(out, Some(meta.uid()), Some(meta.gid()));
+    }
+    Ok(())
 }
 
 /// Makes a rename in the directory of `path` durable.

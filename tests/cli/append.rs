@@ -95,11 +95,9 @@ fn every_source_is_checked_before_dst_is_written() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-#[test]
-fn a_full_header_is_refused_unless_rewrite_when_full() {
-    let d = dir("full");
-    let (dst, src) = (d.join("dst.npy"), d.join("src.npy"));
-    // As NumPy < 1.24 wrote it: no growth space, and 64 bytes more are needed for (10, 1, ...).
+/// A DST as NumPy < 1.24 wrote it (no growth space: appending 1 row to its 9 needs 64
+/// header bytes more) and a SRC of one row: (dst bytes, src bytes).
+fn full_header_pair() -> (Vec<u8>, Vec<u8>) {
     let (h, total) = (1..40)
         .find_map(|ones| {
             let h =
@@ -118,10 +116,18 @@ fn a_full_header_is_refused_unless_rewrite_when_full() {
     file.resize(total - 1, b' ');
     file.push(b'\n');
     file.resize(total + h.payload_len(), b'a');
-    std::fs::write(&dst, &file).unwrap();
     let one = Header::new(Dtype::Bytes(1), [&[1][..], &h.shape()[1..]].concat(), false).unwrap();
     let mut src_bytes = header_bytes(&one);
     src_bytes.resize(src_bytes.len() + one.payload_len(), b'b');
+    (file, src_bytes)
+}
+
+#[test]
+fn a_full_header_is_refused_unless_rewrite_when_full() {
+    let d = dir("full");
+    let (dst, src) = (d.join("dst.npy"), d.join("src.npy"));
+    let (file, src_bytes) = full_header_pair();
+    std::fs::write(&dst, &file).unwrap();
     std::fs::write(&src, &src_bytes).unwrap();
 
     let out = run(&[&dst, &src]);
@@ -143,5 +149,123 @@ fn a_full_header_is_refused_unless_rewrite_when_full() {
     let a = read_bytes(&bytes, &ReadOptions::default()).unwrap();
     assert_eq!(a.shape()[0], 10);
     assert_eq!(bytes, to_vec(&a).unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `--rewrite-when-full` through a symlink rewrites the file it points to: the link stays a
+/// link, and the private file (0600) stays private.
+#[cfg(unix)]
+#[test]
+fn a_rewrite_keeps_the_symlink_and_the_mode() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let d = dir("rewrite-link");
+    let (target, link, src) = (d.join("target.npy"), d.join("link.npy"), d.join("src.npy"));
+    let (file, src_bytes) = full_header_pair();
+    std::fs::write(&target, &file).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::write(&src, &src_bytes).unwrap();
+    symlink(&target, &link).unwrap();
+    let out = run(&[&link, &src, Path::new("--rewrite-when-full")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let a = read_bytes(&std::fs::read(&target).unwrap(), &ReadOptions::default()).unwrap();
+    assert_eq!(a.shape()[0], 10);
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let names: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `--discard-trailing-bytes` with a source that is refused: exit 1 and DST byte-identical
+/// (the trailing bytes are cut only by an append that writes).
+#[test]
+fn a_refused_source_leaves_trailing_bytes_in_place() {
+    let d = dir("discard");
+    let (dst, good, bad) = (d.join("dst.npy"), d.join("good.npy"), d.join("bad.npy"));
+    let mut junk = to_vec(&rows(vec![1.0, 2.0], vec![1, 2], Endian::Little)).unwrap();
+    junk.extend_from_slice(b"xyz");
+    std::fs::write(&dst, &junk).unwrap();
+    to_path(&good, &rows(vec![3.0, 4.0], vec![1, 2], Endian::Little)).unwrap();
+    // A source of another trailing shape; then a truncated one.
+    to_path(&bad, &rows(vec![3.0, 4.0, 5.0], vec![1, 3], Endian::Little)).unwrap();
+    for srcs in [vec![&good, &bad], vec![&bad]] {
+        let mut args: Vec<&Path> = vec![&dst];
+        args.extend(srcs.iter().map(|p| p.as_path()));
+        args.push(Path::new("--discard-trailing-bytes"));
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read(&dst).unwrap(), junk);
+    }
+    let out = run(&[&dst, &good, Path::new("--discard-trailing-bytes")]);
+    assert!(out.status.success());
+    let a = read_bytes(&std::fs::read(&dst).unwrap(), &ReadOptions::default()).unwrap();
+    assert_eq!(a.shape(), &[2, 2]);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A full disk (RLIMIT_FSIZE of 0, SIGXFSZ ignored) while the rows or the rewrite are written:
+/// DST reads as the old array (an in-place append leaves the rows as trailing bytes that
+/// the next --discard-trailing-bytes cuts; a rewrite leaves DST byte-identical).
+#[cfg(unix)]
+#[test]
+fn a_full_disk_leaves_dst_reading_as_the_old_array() {
+    let d = dir("disk");
+    let (dst, src) = (d.join("dst.npy"), d.join("src.npy"));
+    let big = rows(vec![0.5; 20_000], vec![10_000, 2], Endian::Little);
+    to_path(&src, &big).unwrap();
+    let (full, _) = full_header_pair();
+    let start = to_vec(&rows(vec![1.0, 2.0], vec![1, 2], Endian::Little)).unwrap();
+    for (old, flag) in [(start.clone(), ""), (full, "--rewrite-when-full")] {
+        std::fs::write(&dst, &old).unwrap();
+        let src_arg = if flag.is_empty() {
+            src.clone()
+        } else {
+            let s1 = d.join("one.npy");
+            let (_, one) = full_header_pair();
+            std::fs::write(&s1, one).unwrap();
+            s1
+        };
+        let script = format!(
+            "trap '' XFSZ; ulimit -f 0; exec '{}' append '{}' '{}' {flag}",
+            env!("CARGO_BIN_EXE_npyguard"),
+            dst.display(),
+            src_arg.display()
+        );
+        let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if flag.is_empty() {
+            let allow = ReadOptions::default().with_allow_trailing_bytes(true);
+            let back = read_bytes(&std::fs::read(&dst).unwrap(), &allow).unwrap();
+            assert_eq!(to_vec(&back).unwrap(), old);
+        } else {
+            assert_eq!(std::fs::read(&dst).unwrap(), old);
+        }
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(names.len() <= 3, "a temporary file left behind: {names:?}");
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }

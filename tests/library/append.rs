@@ -252,12 +252,13 @@ fn refusals_name_what_is_wrong() {
     let scalar = random_array(&mut rng, &Dtype::F32(Endian::Little), &[]);
     let e = new(&scalar).unwrap_err();
     assert!(e.to_string().contains("0-d"), "{e}");
-    // A 1-D Fortran file is its C layout too: accepted, its flag kept.
+    // A 1-D Fortran file is its C layout too: accepted, and the grown header is np.save's
+    // of the concatenation (flagged C order).
     let f1 = random_array(&mut rng, &Dtype::F32(Endian::Little), &[2]).to_fortran_order();
     let mut ap = new(&f1).unwrap();
     ap.append(&random_array(&mut rng, &Dtype::F32(Endian::Big), &[1]))
         .unwrap();
-    assert!(ap.header().fortran_order() && ap.header().shape() == [3]);
+    assert!(!ap.header().fortran_order() && ap.header().shape() == [3]);
 
     // Extra header keys (npyguard reads them, np.save's header would drop them).
     let mut file = b"\x93NUMPY\x01\x00\x76\x00{'descr': '<i2', 'fortran_order': False, 'shape': (1,), 'x': 1, }".to_vec();
@@ -318,11 +319,21 @@ fn refusals_name_what_is_wrong() {
     assert_eq!(e.kind(), ErrorKind::TrailingBytes);
     assert!(e.to_string().contains("discard_trailing_bytes"), "{e}");
     let mut ap = Appender::new(
-        Cursor::new(junk),
+        Cursor::new(junk.clone()),
         &AppendOptions::default().with_discard_trailing_bytes(true),
     )
     .unwrap();
-    assert!(ap_bytes(&mut ap) == to_vec(&base).unwrap());
+    // Opening touches nothing (a caller may still refuse its sources); a refused source
+    // neither; the first accepted append cuts them.
+    assert!(ap_bytes(&mut ap) == junk);
+    let wrong = npyguard::NpyArray::from_vec(vec![1u64], vec![1])
+        .unwrap()
+        .to_array();
+    assert!(ap.append(&wrong).is_err());
+    assert!(ap_bytes(&mut ap) == junk);
+    ap.append(&base).unwrap();
+    let grown = read_bytes(&ap_bytes(&mut ap), &ReadOptions::default()).unwrap();
+    assert_eq!(grown.shape(), &[4, 3]);
 
     // Truncated and over-limit files are refused as a read refuses them.
     let short = to_vec(&base).unwrap();

@@ -22,11 +22,12 @@ pub struct AppendArgs {
     pub fsync: bool,
     /// When np.save's header for the new shape does not fit DST's header in place (a file
     /// written before NumPy 1.24 has no growth space), write a new DST next to it and rename
-    /// it over DST instead of refusing.
+    /// it over DST instead of refusing (through a symlink, over the file it points to; the
+    /// permission bits, and owner and group where permitted, are kept).
     #[arg(long)]
     pub rewrite_when_full: bool,
     /// Cut off bytes after DST's payload (what an interrupted append leaves) instead of
-    /// refusing DST.
+    /// refusing DST; only once every SRC was checked (a refusal leaves DST as it was).
     #[arg(long)]
     pub discard_trailing_bytes: bool,
 }
