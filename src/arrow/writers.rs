@@ -206,15 +206,25 @@ pub fn write_parquet<W: Write + Send>(
         .set_dictionary_page_size_limit(opts.dictionary_page_bytes.max(1))
         .build();
     let mut w = ArrowWriter::try_new(out, ds.schema(), Some(props)).map_err(parquet_err)?;
-    let stats = ds.drive(rows_per_batch, &mut progress, &mut |b| {
-        if b.num_rows() > 0 {
-            w.write(b).map_err(parquet_err)?;
-            if w.in_progress_size() >= opts.max_row_group_bytes {
-                w.flush().map_err(parquet_err)?;
+    let stats =
+        ds.drive(rows_per_batch, &mut progress, &mut |b| {
+            if b.num_rows() > 0 && b.num_columns() == 0 {
+                // Parquet counts rows by their column chunks: rows without columns would be
+                // written as a file of 0 rows.
+                return Err(Error::unplaced(
+                ErrorKind::InvalidInput,
+                "columns for Parquet to hold rows (Arrow IPC and CSV keep rows without columns)",
+            )
+            .found(format!("{} rows of no column (an array of shape (n, 0))", b.num_rows())));
             }
-        }
-        Ok(())
-    })?;
+            if b.num_rows() > 0 {
+                w.write(b).map_err(parquet_err)?;
+                if w.in_progress_size() >= opts.max_row_group_bytes {
+                    w.flush().map_err(parquet_err)?;
+                }
+            }
+            Ok(())
+        })?;
     w.close().map_err(parquet_err)?;
     Ok(stats)
 }

@@ -2,7 +2,7 @@
 //! beside the destination, renamed into place only when complete; a failure at any stage
 //! leaves the destination byte-identical (or, for a stream, in place); an output that is
 //! the input is refused; FIFOs, devices and `-` are written as streams and never removed.
-#![cfg(all(feature = "cli", unix))]
+#![cfg(all(feature = "cli-datasets", unix))]
 
 use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -239,4 +239,33 @@ fn streams_are_written_in_place_and_never_removed() {
     assert_eq!(r.status.code(), Some(1));
     assert!(Path::new("/dev/null").exists());
     assert!(litter(&d, &["src.npy", "bad.npy", "fifo"]).is_empty());
+}
+
+/// Parquet cannot hold rows without columns: an `(n, 0)` array is refused (exit 1, nothing
+/// created) instead of written as a 0-row file; Arrow IPC keeps its n rows.
+#[test]
+fn rows_without_columns_are_refused_by_parquet_only() {
+    let d = dir("n0");
+    let (src, pq, ipc) = (d.join("n0.npy"), d.join("n0.parquet"), d.join("n0.arrow"));
+    let a = NpyArray::from_vec(Vec::<f64>::new(), vec![5, 0]).expect("array");
+    to_path(&src, &a.to_array()).expect("write");
+    let r = convert(&[
+        &src,
+        Path::new("-o"),
+        &pq,
+        Path::new("--to"),
+        Path::new("parquet"),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("columns for Parquet to hold rows"));
+    assert!(!pq.exists());
+    let r = convert(&[
+        &src,
+        Path::new("-o"),
+        &ipc,
+        Path::new("--to"),
+        Path::new("arrow"),
+    ]);
+    assert!(r.status.success());
+    assert!(litter(&d, &["n0.npy", "n0.arrow"]).is_empty());
 }

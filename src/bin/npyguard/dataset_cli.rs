@@ -236,7 +236,15 @@ fn write_dataset(
         b.finish_and_clear();
     }
     // On failure `dest` is dropped: its temporary file goes, the destination is untouched.
-    written.map_err(|e| format!("{}: {e}", output.display()))?;
+    match written {
+        // The input cannot be written in this format: the input's refusal (exit 1).
+        Err(e) if e.kind() == npyguard::ErrorKind::InvalidInput => {
+            eprintln!("npyguard: cannot write {}: {e}", output.display());
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(format!("{}: {e}", output.display()).into()),
+        Ok(_) => {}
+    }
     dest.commit()?;
     Ok(ExitCode::SUCCESS)
 }
