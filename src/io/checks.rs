@@ -24,6 +24,21 @@ pub(crate) fn check_type<T: Element>(h: &Header) -> Result<()> {
     Ok(())
 }
 
+/// The checks every door makes on a parsed header, in this one order, before any payload
+/// byte is looked at: the element type a typed door asks for (`want`), then the size the
+/// header claims against `max_file_bytes`. Then each door checks the payload's bytes and
+/// its length as a read does (text first, as far as the bytes go; then the length).
+pub(crate) fn check_opened(
+    header: &Header,
+    opts: &ReadOptions,
+    want: Option<fn(&Header) -> Result<()>>,
+) -> Result<()> {
+    if let Some(check) = want {
+        check(header)?;
+    }
+    check_claim(header, opts)
+}
+
 /// [`ErrorKind::FileTooLarge`]: an input of `size` bytes over `limit` (`max_file_bytes`).
 pub(crate) fn file_too_large(limit: u64, size: u64) -> Error {
     Error::new(

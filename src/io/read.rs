@@ -27,7 +27,7 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::format::preamble::Preamble;
-use crate::io::checks::{check_claim, check_type, file_too_large, trailing, truncated_file};
+use crate::io::checks::{check_opened, check_type, file_too_large, trailing, truncated_file};
 use crate::io::decode::{Decoder, Raw, Sink};
 use crate::options::ReadOptions;
 
@@ -218,10 +218,7 @@ fn read_slice_into<S: Sink>(
         }
     }
     let header = Header::from_bytes(bytes, opts)?;
-    if let Some(check) = check {
-        check(&header)?;
-    }
-    check_claim(&header, opts)?;
+    check_opened(&header, opts, check)?;
     let start = usize::try_from(header.payload_offset()).unwrap_or(usize::MAX);
     let payload = bytes.get(start..).unwrap_or_default();
     let sink = make(&header);
@@ -330,8 +327,7 @@ fn read_stream<R: Read, S: Sink>(
     let mut r = reader.take(bound);
     let mut consumed = 0u64;
     let header = read_header_from(&mut r, opts, &mut consumed)?;
-    check(&header)?;
-    check_claim(&header, opts)?;
+    check_opened(&header, opts, Some(check))?;
     let payload_end = header
         .payload_offset()
         .saturating_add(header.payload_len() as u64);

@@ -30,7 +30,7 @@ use crate::data::array::Array;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::io::checks::{check_claim, check_length, trailing};
+use crate::io::checks::{check_length, check_opened, trailing};
 use crate::io::decode::Decoder;
 use crate::io::read::{read_full, read_header, CHUNK};
 use crate::io::view::{check_rows, row_span};
@@ -54,7 +54,7 @@ use crate::options::ReadOptions;
 /// ```
 pub fn validate_from<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
     let header = read_header(&mut reader, opts)?;
-    check_claim(&header, opts)?;
+    check_opened(&header, opts, None)?;
     let flat = header.flattened();
     let per_chunk = CHUNK
         .checked_div(header.dtype().itemsize())
@@ -279,7 +279,7 @@ impl<R: Read> RowChunks<R> {
     /// [`RowReader`] on a seekable input to gather them with bounded memory).
     pub fn new(mut reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
         let header = read_header(&mut reader, opts)?;
-        check_claim(&header, opts)?;
+        check_opened(&header, opts, None)?;
         RowChunks::from_header(reader, header, rows_per_chunk, opts)
     }
 

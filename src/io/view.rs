@@ -33,7 +33,7 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Endian;
 use crate::format::header::Header;
-use crate::io::checks::{check_claim, check_length, check_type, file_too_large};
+use crate::io::checks::{check_length, check_opened, check_type, file_too_large};
 use crate::options::ReadOptions;
 use crate::prelude::*;
 
@@ -58,12 +58,22 @@ impl<'a> View<'a> {
     /// Validates `bytes` as a whole `.npy` file, exactly as [`read_bytes`](crate::read_bytes)
     /// would (same errors, kinds and offsets), and borrows its payload.
     pub fn new(bytes: &'a [u8], opts: &ReadOptions) -> Result<View<'a>> {
+        View::open(bytes, opts, None)
+    }
+
+    /// [`View::new`] with the element type a typed door asks for checked in the read's order
+    /// ([`check_opened`]).
+    fn open(
+        bytes: &'a [u8],
+        opts: &ReadOptions,
+        want: Option<fn(&Header) -> Result<()>>,
+    ) -> Result<View<'a>> {
         let len = bytes.len() as u64;
         if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
             return Err(file_too_large(limit, len));
         }
         let header = Header::from_bytes(bytes, opts)?;
-        check_claim(&header, opts)?;
+        check_opened(&header, opts, want)?;
         // In a read's order: the text of the payload bytes that are there (a read decodes
         // them before it sees the end of the input), then the length.
         let range = header.payload_range();
@@ -177,7 +187,7 @@ impl<'a, T: Element> ArrayView<'a, T> {
     /// Validates `bytes` as a whole `.npy` file of elements `T` ([`View::new`], then
     /// [`View::typed`]).
     pub fn new(bytes: &'a [u8], opts: &ReadOptions) -> Result<ArrayView<'a, T>> {
-        View::new(bytes, opts)?.typed()
+        View::open(bytes, opts, Some(check_type::<T>))?.typed()
     }
 
     /// The header.

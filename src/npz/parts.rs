@@ -7,7 +7,7 @@ use std::io::{Read, Seek};
 use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::io::checks::check_claim;
+use crate::io::checks::check_opened;
 use crate::io::read::read_header;
 use crate::io::rows::RowChunks;
 use crate::io::view::View;
@@ -97,7 +97,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         // guard's typed error (a limit, a bad deflate stream) instead of the I/O error the
         // reader saw.
         let header = match read_header(&mut guard, &self.opts).and_then(|h| {
-            check_claim(&h, &self.opts)?;
+            check_opened(&h, &self.opts, None)?;
             Ok(h)
         }) {
             Ok(h) => h,

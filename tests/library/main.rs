@@ -17,6 +17,7 @@ mod grammar_agreement;
 mod header_cases;
 mod hugepages;
 mod npz;
+mod parts_agree;
 mod roundtrip;
 mod streaming;
 mod views;
