@@ -53,6 +53,7 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod dfs;
 pub mod source;
 pub mod types;
 pub mod write;
@@ -65,6 +66,7 @@ use duckdb::core::{DataChunkHandle, Inserter, LogicalTypeHandle, LogicalTypeId};
 use duckdb::vtab::{BindInfo, InitInfo, TableFunctionInfo, VTab};
 use npyguard::{Array, ArrayData, ReadOptions};
 
+use crate::dfs::DuckFs;
 use crate::source::{file_error, Chunk, Rows, Shape};
 use crate::types::{col_no_type, Kind, SqlType};
 use crate::write::{fill, nonzero, Dst, Sel};
@@ -107,8 +109,12 @@ enum Inputs {
 
 /// The result of binding: inputs, options and the result columns.
 pub struct Bind {
+    /// DuckDB's file system of the binding client context: every file is opened there.
+    fs: DuckFs,
     inputs: Inputs,
     opts: ReadOptions,
+    /// `datetime_counts := true`: datetimes as BIGINT counts.
+    counts: bool,
     layout: Layout,
     shape: Shape,
     columns: Vec<(String, SqlType)>,
@@ -145,15 +151,40 @@ struct Worker {
     chunk: Option<(usize, Chunk, usize)>,
 }
 
-fn opts_of(bind: &BindInfo) -> Result<ReadOptions, String> {
-    let mut opts = ReadOptions::new();
-    if let Some(v) = bind
-        .get_named_parameter("max_file_bytes")
-        .filter(|v| !v.is_null())
-    {
-        let n = v.to_int64();
-        let n = u64::try_from(n).map_err(|_| format!("max_file_bytes must be >= 0, found {n}"))?;
-        opts = opts.with_max_file_bytes(Some(n));
+/// `read_npz`'s default limit on an archive's members (as `npyguard.load_npz`'s
+/// `max_members`): checked against the zip's end record before the directory is read.
+pub const DEFAULT_MAX_MEMBERS: u64 = 4096;
+
+/// `read_npz`'s default limit on a member's decompressed size divided by its compressed
+/// size (as `npyguard.load_npz`'s `max_ratio`): a deflate bomb (deflate reaches about
+/// 1032:1) is stopped as soon as a member inflates past 1000 times its compressed bytes.
+/// `np.savez_compressed` of constant data can reach 1028:1: raise it for such files.
+pub const DEFAULT_MAX_RATIO: u64 = 1000;
+
+/// A non-negative BIGINT named parameter: absent → `Ok(None)` and `default` applies;
+/// NULL → no limit; a value → that limit.
+fn limit_param(bind: &BindInfo, name: &str, default: Option<u64>) -> Result<Option<u64>, String> {
+    match bind.get_named_parameter(name) {
+        None => Ok(default),
+        Some(v) if v.is_null() => Ok(None),
+        Some(v) => {
+            let n = v.to_int64();
+            u64::try_from(n)
+                .map(Some)
+                .map_err(|_| format!("{name} must be >= 0 (or NULL: no limit), found {n}"))
+        }
+    }
+}
+
+fn opts_of(bind: &BindInfo, npz: bool) -> Result<ReadOptions, String> {
+    let mut opts = ReadOptions::new().with_max_file_bytes(limit_param(bind, "max_file_bytes", None)?);
+    if npz {
+        let members = limit_param(bind, "max_members", Some(DEFAULT_MAX_MEMBERS))?
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        opts = opts
+            .with_max_npz_members(members)
+            .with_max_npz_total_bytes(limit_param(bind, "max_total_bytes", None)?)
+            .with_max_npz_ratio(limit_param(bind, "max_ratio", Some(DEFAULT_MAX_RATIO))?);
     }
     if let Some(v) = bind
         .get_named_parameter("numpy_strict")
@@ -302,8 +333,9 @@ fn handle(t: &SqlType) -> LogicalTypeHandle {
 
 /// Binds either function: reads the first input's header, checks the others (read_npy),
 /// declares the columns.
-fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
-    let opts = opts_of(bind)?;
+fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, String> {
+    let opts = opts_of(bind, matches!(inputs, Inputs::Npz { .. }))?;
+    let counts = bool_param(bind, "datetime_counts");
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
     let mut rows_total: u64 = 0;
@@ -317,8 +349,8 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
         Inputs::Files(files) => {
             let mut first: Option<(PathBuf, Shape)> = None;
             for path in files {
-                let reader = source::open(path, &opts)?;
-                let shape = Shape::of(reader.header()).map_err(|e| file_error(path, e))?;
+                let reader = source::open(&fs, path, &opts)?;
+                let shape = Shape::of(reader.header(), counts).map_err(|e| file_error(path, e))?;
                 rows_total = rows_total.saturating_add(reader.num_rows() as u64);
                 rows.push(reader.num_rows());
                 if first_row_bytes.is_none() {
@@ -346,7 +378,7 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
             first.ok_or("no input file")?.1
         }
         Inputs::Npz { path, member } => {
-            let mut archive = npyguard::npz::open(path, &opts).map_err(|e| file_error(path, e))?;
+            let mut archive = source::open_npz(&fs, path, &opts)?;
             let header = archive
                 .header(member)
                 .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
@@ -354,7 +386,8 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
             rows_total = rows.iter().sum::<usize>() as u64;
             let row_bytes = source::row_bytes(&header);
             first_row_bytes = Some(row_bytes);
-            Shape::of(&header).map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
+            Shape::of(&header, counts)
+                .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
         }
     };
     let columns = columns(&shape, layout, filename).map_err(|e| file_error(&first_path, e))?;
@@ -370,8 +403,10 @@ fn bind_inputs(bind: &BindInfo, inputs: Inputs) -> Result<Bind, String> {
         Inputs::Files(_) => (UNIT_BYTES / first_row_bytes.unwrap_or(1).max(1)).max(1),
     };
     Ok(Bind {
+        fs,
         inputs,
         opts,
+        counts,
         layout,
         shape,
         columns,
@@ -437,8 +472,9 @@ impl Bind {
         let (path, rows) = match &self.inputs {
             Inputs::Files(files) => {
                 let path = files.get(i).ok_or("internal: no such input")?;
-                let reader = source::open(path, &self.opts)?;
-                let shape = Shape::of(reader.header()).map_err(|e| file_error(path, e))?;
+                let reader = source::open(&self.fs, path, &self.opts)?;
+                let shape =
+                    Shape::of(reader.header(), self.counts).map_err(|e| file_error(path, e))?;
                 if !shape.same_table(&self.shape) || Some(&reader.num_rows()) != self.rows.get(i) {
                     return Err(file_error(
                         path,
@@ -448,7 +484,10 @@ impl Bind {
                 (path.clone(), Rows::file(reader, want, range))
             }
             Inputs::Npz { path, member } => {
-                (path.clone(), source::npz_member(path, member, &self.opts)?)
+                (
+                    path.clone(),
+                    source::npz_member(&self.fs, path, member, &self.opts)?,
+                )
             }
         };
         Ok(Worker {
@@ -522,12 +561,21 @@ fn write_filename(output: &DataChunkHandle, k: usize, path: &std::path::Path, n:
     }
 }
 
-/// Writes up to one vector of rows of the chunk (columns and rowlists); the rows written.
+/// The error for a value DuckDB cannot hold ([`write::invalid`]): the file, the row (index
+/// along the first axis) and the column.
+fn value_error(path: &std::path::Path, row: usize, column: &str, why: &str) -> String {
+    file_error(path, format!("row {row}, column {column}: {why}"))
+}
+
+/// Writes up to one vector of rows of the chunk (columns and rowlists), whose row `r0` is
+/// the file's row `first_row + r0`; the rows written.
+#[allow(clippy::too_many_arguments)]
 fn emit_rows(
     bind: &Bind,
     projection: &[u64],
     path: &std::path::Path,
     chunk: &Chunk,
+    first_row: usize,
     r0: usize,
     output: &DataChunkHandle,
 ) -> Result<usize, String> {
@@ -545,15 +593,23 @@ fn emit_rows(
             SqlType::Varchar => write_filename(output, k, path, n),
             SqlType::Array(kind, d) => {
                 let a = whole_rows(chunk)?;
-                let child = output.array_vector(k).child(n * d);
                 let sel = Sel::Range {
                     start: r0 * d,
                     len: n * d,
                 };
+                if let Some((at, why)) = write::invalid(*kind, a.data(), sel) {
+                    let row = first_row + r0 + at / d;
+                    return Err(value_error(path, row, &format!("c1, element {}", at % d), &why));
+                }
+                let child = output.array_vector(k).child(n * d);
                 fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
             }
             SqlType::Scalar(kind) => {
                 let (data, per, sel) = column_of(chunk, cols, col, r0, n)?;
+                if let Some((at, why)) = write::invalid(*kind, data, sel) {
+                    let row = first_row + r0 + at;
+                    return Err(value_error(path, row, &format!("c{}", col + 1), &why));
+                }
                 fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)?;
             }
             _ => return Err("internal: unexpected column type".into()),
@@ -613,6 +669,11 @@ fn emit_nonzeros(
             }
             2 => {
                 let kind = bind.shape.kind;
+                if let Some((at, why)) = write::invalid(kind, a.data(), Sel::List(&hits)) {
+                    let i = hits.get(at).copied().unwrap_or(0);
+                    let column = format!("val (col_no {})", i % cols);
+                    return Err(value_error(path, first_row + i / cols, &column, &why));
+                }
                 fill(
                     &mut dst_for(output, k, kind),
                     kind,
@@ -640,7 +701,8 @@ impl Worker {
             if let Some((start, chunk, pos)) = &mut self.chunk {
                 let n = match bind.layout {
                     Layout::Columns | Layout::RowLists => {
-                        let n = emit_rows(bind, projection, &self.path, chunk, *pos, output)?;
+                        let n =
+                            emit_rows(bind, projection, &self.path, chunk, *start, *pos, output)?;
                         *pos += n;
                         n
                     }
@@ -703,6 +765,7 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
         ("max_file_bytes".into(), LogicalTypeId::Bigint.into()),
         ("numpy_strict".into(), LogicalTypeId::Boolean.into()),
         ("filename".into(), LogicalTypeId::Boolean.into()),
+        ("datetime_counts".into(), LogicalTypeId::Boolean.into()),
     ]
 }
 
@@ -722,8 +785,9 @@ impl VTab for ReadNpy {
 
     fn bind(bind: &BindInfo) -> Res<Bind> {
         let pattern = first_param(bind, "read_npy's path")?;
-        let files = source::expand(&pattern)?;
-        Ok(bind_inputs(bind, Inputs::Files(files))?)
+        let fs = DuckFs::of_bind(bind)?;
+        let files = source::expand(&fs, &pattern)?;
+        Ok(bind_inputs(bind, fs, Inputs::Files(files))?)
     }
 
     fn init(init: &InitInfo) -> Res<Scan> {
@@ -756,12 +820,12 @@ impl VTab for ReadNpz {
 
     fn bind(bind: &BindInfo) -> Res<Bind> {
         let path = PathBuf::from(first_param(bind, "read_npz's path")?);
+        let fs = DuckFs::of_bind(bind)?;
         let member = match string_param(bind, "member") {
             Some(m) => m,
             None => {
-                let opts = opts_of(bind)?;
-                let archive =
-                    npyguard::npz::open(&path, &opts).map_err(|e| file_error(&path, e))?;
+                let opts = opts_of(bind, true)?;
+                let archive = source::open_npz(&fs, &path, &opts)?;
                 let names: Vec<String> = archive.array_names().map(str::to_string).collect();
                 match names.as_slice() {
                     [one] => one.clone(),
@@ -778,7 +842,7 @@ impl VTab for ReadNpz {
                 }
             }
         };
-        Ok(bind_inputs(bind, Inputs::Npz { path, member })?)
+        Ok(bind_inputs(bind, fs, Inputs::Npz { path, member })?)
     }
 
     fn init(init: &InitInfo) -> Res<Scan> {
@@ -800,6 +864,9 @@ impl VTab for ReadNpz {
     fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
         let mut n = named();
         n.push(("member".into(), LogicalTypeId::Varchar.into()));
+        for limit in ["max_members", "max_total_bytes", "max_ratio"] {
+            n.push((limit.into(), LogicalTypeId::Bigint.into()));
+        }
         Some(n)
     }
 }

@@ -170,6 +170,15 @@ impl Kind {
         }
     }
 
+    /// The kind with `datetime_counts := true`: every `M8`/`m8` kind is BIGINT counts of
+    /// the dtype's unit (NaT is NULL); other kinds are unchanged.
+    pub fn as_counts(self) -> Kind {
+        match self {
+            Kind::Timestamp(_) | Kind::Interval => Kind::Counts,
+            other => other,
+        }
+    }
+
     /// Whether the `nonzeros` layout takes this kind (strings have no zero).
     pub fn has_zero(self) -> bool {
         !matches!(self, Kind::Bytes | Kind::Text | Kind::Void)
