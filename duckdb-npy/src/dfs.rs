@@ -56,7 +56,8 @@ pub struct DuckFs {
 
 // The bind data keeps a `DuckFs` (scans open files later, from DuckDB's threads): it must
 // hold nothing but the raw pointer the `SAFETY` notes describe.
-const _: () = assert!(std::mem::size_of::<BindInfo>() == std::mem::size_of::<ffi::duckdb_bind_info>());
+const _: () =
+    assert!(std::mem::size_of::<BindInfo>() == std::mem::size_of::<ffi::duckdb_bind_info>());
 const _: () =
     assert!(std::mem::align_of::<BindInfo>() == std::mem::align_of::<ffi::duckdb_bind_info>());
 
@@ -157,7 +158,11 @@ impl DuckFs {
         // new file handle (owned by the `DuckFile` below) or null. `opts` is destroyed
         // once, after the open.
         let state = unsafe {
-            ffi::duckdb_file_open_options_set_flag(opts, ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_READ, true);
+            ffi::duckdb_file_open_options_set_flag(
+                opts,
+                ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_READ,
+                true,
+            );
             let state = ffi::duckdb_file_system_open(fs.0, c.as_ptr(), opts, &mut handle);
             ffi::duckdb_destroy_file_open_options(&mut opts);
             state
@@ -166,7 +171,10 @@ impl DuckFs {
             // SAFETY: the error data is new (returned by DuckDB now, under the mutex) and
             // `take_error` destroys it.
             return Err(unsafe {
-                take_error(ffi::duckdb_file_system_error_data(fs.0), "cannot open the file")
+                take_error(
+                    ffi::duckdb_file_system_error_data(fs.0),
+                    "cannot open the file",
+                )
             });
         }
         Ok(DuckFile {
@@ -255,7 +263,10 @@ impl Seek for DuckFile {
             SeekFrom::Current(d) => (self.pos, d),
         };
         self.pos = base.checked_add_signed(delta).ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "seek before the start of the file")
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the start of the file",
+            )
         })?;
         Ok(self.pos)
     }

@@ -288,7 +288,11 @@ fn stream_member<R: Read + Seek>(
 impl Rows {
     /// Row chunks of rows `range` of `reader`, about [`CHUNK_BYTES`] each. `want`: the
     /// only columns a query needs (`None`: whole rows).
-    pub fn file(reader: RowReader<DuckFile>, want: Option<Vec<usize>>, range: Range<usize>) -> Rows {
+    pub fn file(
+        reader: RowReader<DuckFile>,
+        want: Option<Vec<usize>>,
+        range: Range<usize>,
+    ) -> Rows {
         let h = reader.header().clone();
         let itemsize = h.dtype().itemsize();
         let (next, end) = (range.start, range.end.min(reader.num_rows()));
@@ -405,7 +409,9 @@ impl Rows {
             Rows::Member(m) => match m.rx.as_ref().map(Receiver::recv) {
                 Some(Ok(Msg::Chunk(a))) => {
                     let start = m.next;
-                    m.next = m.next.saturating_add(a.shape().first().copied().unwrap_or(1));
+                    m.next = m
+                        .next
+                        .saturating_add(a.shape().first().copied().unwrap_or(1));
                     Ok(Some((start, Chunk::Rows(c_order(a)))))
                 }
                 Some(Ok(Msg::Done)) => Ok(None),

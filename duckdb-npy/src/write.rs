@@ -407,6 +407,70 @@ mod tests {
     }
 
     #[test]
+    fn timestamp_ranges_are_duckdbs() {
+        // Measured with DuckDB 2.0.0 (tests/numpy/duckdb_safety.py): the first and last
+        // counts whose cast to VARCHAR works, per unit.
+        assert_eq!(
+            stamp_range(Stamp::Seconds),
+            (-9_223_372_022_400, 9_223_372_036_854)
+        );
+        assert_eq!(
+            stamp_range(Stamp::Millis),
+            (-9_223_372_022_400_000, 9_223_372_036_854_775)
+        );
+        assert_eq!(
+            stamp_range(Stamp::Micros),
+            (-9_223_372_022_400_000_000, i64::MAX - 1)
+        );
+        assert_eq!(stamp_range(Stamp::Nanos), (i64::MIN + 2, i64::MAX - 1));
+    }
+
+    #[test]
+    fn invalid_finds_the_first_count_duckdb_cannot_hold() {
+        let secs = Kind::Timestamp(Stamp::Seconds);
+        let v =
+            ArrayData::DateTime(vec![0, NAT, 9_223_372_036_854, 10i64.pow(15), i64::MAX].into());
+        let all = Sel::Range { start: 0, len: 5 };
+        let (at, why) = invalid(secs, &v, all).unwrap();
+        assert_eq!(at, 3);
+        assert!(
+            why.contains("1000000000000000") && why.contains("TIMESTAMP_S"),
+            "{why}"
+        );
+        let (at, why) = invalid(secs, &v, Sel::List(&[4, 0])).unwrap();
+        assert_eq!(at, 0);
+        assert!(why.contains("infinity"), "{why}");
+        assert_eq!(invalid(secs, &v, Sel::Range { start: 0, len: 3 }), None);
+        // NaT is NULL, and every count of the ns unit but +-(2**63 - 1) is an instant.
+        let ns = Kind::Timestamp(Stamp::Nanos);
+        let v = ArrayData::DateTime(vec![NAT, i64::MIN + 2, i64::MAX - 1, -i64::MAX].into());
+        assert_eq!(
+            invalid(ns, &v, Sel::Range { start: 0, len: 3 }).map(|e| e.0),
+            None
+        );
+        assert_eq!(
+            invalid(ns, &v, Sel::Range { start: 0, len: 4 }).map(|e| e.0),
+            Some(3)
+        );
+        // Counts, intervals and other kinds take every value.
+        let v = ArrayData::DateTime(vec![i64::MAX, -i64::MAX].into());
+        let sel = Sel::Range { start: 0, len: 2 };
+        assert_eq!(invalid(Kind::Counts, &v, sel), None);
+        assert_eq!(
+            invalid(
+                Kind::Interval,
+                &ArrayData::TimeDelta(vec![i64::MAX].into()),
+                sel
+            ),
+            None
+        );
+        assert_eq!(
+            invalid(Kind::I64, &ArrayData::I64(vec![i64::MAX, 0].into()), sel),
+            None
+        );
+    }
+
+    #[test]
     fn zero_follows_npyguard() {
         assert!(!nonzero(&ArrayData::F64(vec![-0.0].into()), 0));
         assert!(nonzero(&ArrayData::F64(vec![f64::NAN].into()), 0));
