@@ -3,8 +3,9 @@
 
 1. Sandbox: `read_npy`, `read_npz` and globs read through DuckDB's file system, so they
    are refused exactly when `read_csv` on the same path is refused (`SET
-   allowed_directories`, `allowed_paths`, `enable_external_access = false`), and allowed
-   where it is allowed: every pair of queries is run and both outcomes compared.
+   allowed_directories`, `allowed_paths`, `enable_external_access = false`,
+   `disabled_filesystems`), and allowed where it is allowed: every pair of queries is run
+   and both outcomes compared.
 2. Values: for every type mapping, a .npy of the extreme values NumPy accepts goes
    through DuckDB's own functions (casts to VARCHAR, min/max, ORDER BY, COPY TO CSV,
    arithmetic); a value DuckDB's type cannot hold (timestamps outside DuckDB's range or
@@ -84,7 +85,9 @@ def alive(con, what):
 
 # ---------------------------------------------------------------- 1. sandbox
 
-REFUSED = "file system operations are disabled by configuration"
+# DuckDB's refusals: "... file system operations are disabled by configuration" (external
+# access) and "File system LocalFileSystem has been disabled by configuration".
+REFUSED = "disabled by configuration"
 
 
 def sandbox_checks(tmp):
@@ -105,6 +108,7 @@ def sandbox_checks(tmp):
         "allowed_paths": [f"SET allowed_paths=[{lit(outside / 'a.npy')}, {lit(outside / 'a.csv')}, "
                           f"{lit(outside / 'a.npz')}]",
                           "SET enable_external_access=false"],
+        "disabled_filesystems": ["SET disabled_filesystems='LocalFileSystem'"],
     }
     # (what, path for read_npy/read_npz, path for read_csv, rows when read)
     paths = []
