@@ -1,13 +1,17 @@
 //! Where rows come from: the files of a glob (each a [`RowReader`]: bounded row chunks),
-//! or one `.npz` member. Everything here is safe Rust over npyguard's API.
+//! or one `.npz` member, every byte read through DuckDB's file system ([`DuckFile`]).
+//! Everything here is safe Rust over npyguard's API.
 
-use std::fs::File;
+use std::io::{BufReader, Read, Seek};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
+use npyguard::npz::NpzArchive;
 use npyguard::{Array, Header, ReadOptions, RowReader};
 
+use crate::dfs::{DuckFile, DuckFs};
 use crate::types::Kind;
 
 /// Bytes of payload read per chunk (at least one row): the extension's memory is about
@@ -20,17 +24,31 @@ pub fn file_error(path: &Path, err: impl std::fmt::Display) -> String {
     format!("{}: {err}", path.display())
 }
 
-/// The files of `pattern`: the path itself when it names a file (no glob expansion, so a
-/// name with `[` works), else the glob's matches in sorted order; an error when none match.
-pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, String> {
-    let direct = Path::new(pattern);
-    if direct.is_file() {
-        return Ok(vec![direct.to_path_buf()]);
-    }
-    let has_glob = pattern.contains(['*', '?', '[']);
-    if !has_glob {
-        // Let the open report the operating system's reason (no such file, a directory…).
-        return Ok(vec![direct.to_path_buf()]);
+/// Whether `pattern` has glob characters.
+fn has_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '['])
+}
+
+/// The files of `pattern`: the path itself when DuckDB's file system opens it (no glob
+/// expansion, so a name with `[` works, and `https://`/`s3://` paths of DuckDB's other
+/// file systems), else the glob's matches in sorted order; an error when none match.
+///
+/// DuckDB's C API has no glob, so the sandbox is kept this way: the pattern itself is
+/// first opened through DuckDB's file system, which checks it with the same call DuckDB's
+/// own glob makes (`CanAccessFile` on the pattern): a refusal (`enable_external_access =
+/// false` and the pattern outside `allowed_directories`) is the error, and no directory is
+/// listed. Only a pattern DuckDB would glob itself is expanded here (local paths, with the
+/// `glob` crate: directory listings and file types, no file content); every match is then
+/// opened, and read, through DuckDB's file system, which checks each path again. A
+/// pattern with a URL scheme (`s3://…*`) is not expanded (DuckDB's error for the literal
+/// path is returned).
+pub fn expand(fs: &DuckFs, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let refused = match fs.open(pattern) {
+        Ok(_) => return Ok(vec![PathBuf::from(pattern)]),
+        Err(e) => e,
+    };
+    if refused.permission || !has_glob(pattern) || pattern.contains("://") {
+        return Err(file_error(Path::new(pattern), refused));
     }
     let paths = glob::glob(pattern).map_err(|e| format!("bad glob pattern {pattern:?}: {e}"))?;
     let mut files = Vec::new();
@@ -47,6 +65,25 @@ pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Opens `path` through DuckDB's file system (an error names the file).
+pub fn open_file(fs: &DuckFs, path: &Path) -> Result<DuckFile, String> {
+    let s = path
+        .to_str()
+        .ok_or_else(|| file_error(path, "a path in UTF-8 (DuckDB's paths are UTF-8)"))?;
+    fs.open(s).map_err(|e| file_error(path, e))
+}
+
+/// Opens the `.npz` archive at `path` through DuckDB's file system and checks its
+/// structure (npyguard's [`NpzArchive::new`]: limits of `opts` apply).
+pub fn open_npz(
+    fs: &DuckFs,
+    path: &Path,
+    opts: &ReadOptions,
+) -> Result<NpzArchive<BufReader<DuckFile>>, String> {
+    let file = open_file(fs, path)?;
+    NpzArchive::new(BufReader::with_capacity(64 << 10, file), opts).map_err(|e| file_error(path, e))
+}
+
 /// The table a header describes: `rows` along the first axis, `cols` elements per row
 /// (the product of the trailing axes, in C order); a 0-d array is one row of one column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +97,13 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The table shape of `header`, or why it has none.
-    pub fn of(header: &Header) -> Result<Shape, String> {
-        let kind = Kind::of(header.dtype())?;
+    /// The table shape of `header`, or why it has none; `counts`: datetimes as BIGINT
+    /// counts ([`Kind::as_counts`]).
+    pub fn of(header: &Header, counts: bool) -> Result<Shape, String> {
+        let mut kind = Kind::of(header.dtype())?;
+        if counts {
+            kind = kind.as_counts();
+        }
         let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
         let cols = trailing
             .iter()
@@ -91,9 +132,10 @@ impl Shape {
     }
 }
 
-/// Opens `path` as a row reader (header, limits and length checked).
-pub fn open(path: &Path, opts: &ReadOptions) -> Result<RowReader<File>, String> {
-    RowReader::open(path, opts).map_err(|e| file_error(path, e))
+/// Opens `path` through DuckDB's file system as a row reader (header, limits and length
+/// checked by npyguard's [`RowReader::new`]).
+pub fn open(fs: &DuckFs, path: &Path, opts: &ReadOptions) -> Result<RowReader<DuckFile>, String> {
+    RowReader::new(open_file(fs, path)?, opts).map_err(|e| file_error(path, e))
 }
 
 /// A decoded chunk of consecutive rows.
@@ -125,7 +167,7 @@ pub enum Rows {
     /// [`RowReader`] and reindexed one chunk at a time).
     File {
         /// The reader.
-        reader: RowReader<File>,
+        reader: RowReader<DuckFile>,
         /// The next row to read.
         next: usize,
         /// The row after the last one to read.
@@ -137,8 +179,8 @@ pub enum Rows {
     /// reads, for each of those columns, its one contiguous run of rows (projection
     /// pushdown: the other columns' bytes are not read).
     FortranColumns {
-        /// The file (validated by [`RowReader::open`]: header, limits, length).
-        file: File,
+        /// The file (validated by [`RowReader::new`]: header, limits, length).
+        file: DuckFile,
         /// Its header.
         header: Header,
         /// The columns asked for (C-order index over the trailing axes).
@@ -162,12 +204,29 @@ pub enum Rows {
     /// An `.npz` member streamed in row chunks by a thread that owns the archive (npyguard's
     /// `NpzArchive::row_chunks` borrows it): a channel of one chunk keeps memory at about
     /// three chunks; the thread stops when the scan drops the receiver.
-    Member {
-        /// Chunks from the thread.
-        rx: Receiver<Msg>,
-        /// The first row of the next chunk.
-        next: usize,
-    },
+    Member(Member),
+}
+
+/// An `.npz` member being streamed by its thread.
+pub struct Member {
+    /// Chunks from the thread (`None` once dropped).
+    rx: Option<Receiver<Msg>>,
+    /// The thread, joined when the scan drops the member: so the DuckDB file handle it
+    /// reads is closed before the scan (and its query) ends.
+    thread: Option<JoinHandle<()>>,
+    /// The first row of the next chunk.
+    next: usize,
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        // The thread's next send fails once the receiver is gone: it stops after at most
+        // one chunk.
+        self.rx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// What the `.npz` thread sends.
@@ -180,14 +239,21 @@ pub enum Msg {
     Failed(String),
 }
 
-/// Streams member `member` of the archive at `path` from a new thread.
-pub fn npz_member(path: &Path, member: &str, opts: &ReadOptions) -> Result<Rows, String> {
+/// Streams member `member` of the archive at `path` from a new thread (the file is opened
+/// here, on DuckDB's thread, through DuckDB's file system).
+pub fn npz_member(
+    fs: &DuckFs,
+    path: &Path,
+    member: &str,
+    opts: &ReadOptions,
+) -> Result<Rows, String> {
+    let archive = open_npz(fs, path, opts)?;
     let (tx, rx) = sync_channel::<Msg>(1);
-    let (path, member, opts) = (path.to_path_buf(), member.to_string(), opts.clone());
-    std::thread::Builder::new()
+    let member = member.to_string();
+    let thread = std::thread::Builder::new()
         .name("read_npz".into())
         .spawn(move || {
-            let last = match stream_member(&path, &member, &opts, &tx) {
+            let last = match stream_member(archive, &member, &tx) {
                 Ok(true) => Msg::Done,
                 Ok(false) => return, // the scan ended early (LIMIT, an error elsewhere)
                 Err(e) => Msg::Failed(e),
@@ -195,17 +261,19 @@ pub fn npz_member(path: &Path, member: &str, opts: &ReadOptions) -> Result<Rows,
             let _ = tx.send(last);
         })
         .map_err(|e| format!("cannot start the npz reading thread: {e}"))?;
-    Ok(Rows::Member { rx, next: 0 })
+    Ok(Rows::Member(Member {
+        rx: Some(rx),
+        thread: Some(thread),
+        next: 0,
+    }))
 }
 
 /// Sends the member's chunks; `false` when the receiver is gone.
-fn stream_member(
-    path: &Path,
+fn stream_member<R: Read + Seek>(
+    mut archive: NpzArchive<R>,
     member: &str,
-    opts: &ReadOptions,
     tx: &SyncSender<Msg>,
 ) -> Result<bool, String> {
-    let mut archive = npyguard::npz::open(path, opts).map_err(|e| e.to_string())?;
     let chunks = archive.row_chunks(member, 1).map_err(|e| e.to_string())?;
     let step = (CHUNK_BYTES / row_bytes(chunks.header())).max(1);
     for chunk in chunks.with_rows_per_chunk(step) {
@@ -220,7 +288,11 @@ fn stream_member(
 impl Rows {
     /// Row chunks of rows `range` of `reader`, about [`CHUNK_BYTES`] each. `want`: the
     /// only columns a query needs (`None`: whole rows).
-    pub fn file(reader: RowReader<File>, want: Option<Vec<usize>>, range: Range<usize>) -> Rows {
+    pub fn file(
+        reader: RowReader<DuckFile>,
+        want: Option<Vec<usize>>,
+        range: Range<usize>,
+    ) -> Rows {
         let h = reader.header().clone();
         let itemsize = h.dtype().itemsize();
         let (next, end) = (range.start, range.end.min(reader.num_rows()));
@@ -255,7 +327,7 @@ impl Rows {
         match self {
             Rows::File { reader, .. } => Some(reader.header()),
             Rows::FortranColumns { header, .. } | Rows::Count { header, .. } => Some(header),
-            Rows::Member { .. } => None,
+            Rows::Member(_) => None,
         }
     }
 
@@ -334,15 +406,17 @@ impl Rows {
                     },
                 )))
             }
-            Rows::Member { rx, next } => match rx.recv() {
-                Ok(Msg::Chunk(a)) => {
-                    let start = *next;
-                    *next = next.saturating_add(a.shape().first().copied().unwrap_or(1));
+            Rows::Member(m) => match m.rx.as_ref().map(Receiver::recv) {
+                Some(Ok(Msg::Chunk(a))) => {
+                    let start = m.next;
+                    m.next = m
+                        .next
+                        .saturating_add(a.shape().first().copied().unwrap_or(1));
                     Ok(Some((start, Chunk::Rows(c_order(a)))))
                 }
-                Ok(Msg::Done) => Ok(None),
-                Ok(Msg::Failed(e)) => Err(e),
-                Err(_) => Err("internal: the npz reading thread stopped early".into()),
+                Some(Ok(Msg::Done)) => Ok(None),
+                Some(Ok(Msg::Failed(e))) => Err(e),
+                _ => Err("internal: the npz reading thread stopped early".into()),
             },
         }
     }
@@ -352,13 +426,13 @@ impl Rows {
 /// file: one contiguous run of the payload, read and decoded by npyguard's
 /// [`PayloadDecoder`](npyguard::PayloadDecoder); an error carries the file's byte offset.
 fn fortran_run(
-    file: &mut File,
+    file: &mut (impl Read + Seek),
     header: &Header,
     trailing: &[usize],
     j: usize,
     rows: std::ops::Range<usize>,
 ) -> Result<Array, String> {
-    use std::io::{Read, Seek, SeekFrom};
+    use std::io::SeekFrom;
     let total = header.shape().first().copied().unwrap_or(1);
     // The column's position in Fortran order: its trailing index (i1, i2, …) taken from
     // the C-order index j, then i1 + d1 * (i2 + d2 * (…)).

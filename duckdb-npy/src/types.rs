@@ -11,18 +11,32 @@
 //! | `S<n>` | `BLOB` | trailing NULs stripped (NumPy's value) |
 //! | `U<n>` | `VARCHAR` | trailing NULs stripped (NumPy's value) |
 //! | `V<n>` | `BLOB` | the raw bytes |
-//! | `M8[s]` `M8[ms]` `M8[us]` `M8[ns]` | `TIMESTAMP_S` `TIMESTAMP_MS` `TIMESTAMP` `TIMESTAMP_NS` | the same count of the same unit; NaT is NULL (see below) |
+//! | `M8[s]` `M8[ms]` `M8[us]` `M8[ns]` | `TIMESTAMP_S` `TIMESTAMP_MS` `TIMESTAMP` `TIMESTAMP_NS` | the same count of the same unit; NaT is NULL; a count DuckDB cannot hold is an error (see below) |
 //! | `m8[us]` | `INTERVAL` | the microseconds (`epoch_us(c1)` gives the count back); NaT is NULL |
 //! | other `M8`/`m8` units and multiples (`M8[D]`, `M8[25s]`, `m8[s]`, `m8[ns]`, …) | `BIGINT` | the count of the dtype's unit, as stored (the unit is the file's dtype); NaT is NULL |
+//! | any `M8`/`m8` with `datetime_counts := true` | `BIGINT` | the count, as stored; NaT is NULL |
 //! | records | refused | |
 //!
-//! Timestamps keep NumPy's count unchanged, but DuckDB gives two counts a meaning of its
-//! own: 2⁶³ − 1 is `infinity` and −(2⁶³ − 1) is `-infinity` (NumPy's last representable
-//! instants, e.g. `2262-04-11T23:47:16.854775807` in `M8[ns]`), and DuckDB's functions
-//! refuse instants outside its supported range (years 290309 BC to 294247 AD) that a
-//! `M8[s]` or `M8[ms]` count can hold. `m8[s]` and `m8[ms]` stay BIGINT because an
-//! INTERVAL's 64-bit microseconds cannot hold every count of them (NumPy's
-//! `m8[s]` maximum is 2⁶³ − 1 seconds).
+//! Every value the extension hands DuckDB is valid for the type it declares; the only
+//! mappings where NumPy has values DuckDB's type does not are the timestamps. DuckDB's
+//! finite instants run from 290309-12-22 (BC) 00:00:00 to 294247-01-10 04:00:54.775806 (in
+//! microseconds −9 223 372 022 400 000 000 to 2⁶³ − 2; TIMESTAMP_S and TIMESTAMP_MS: the
+//! counts whose microseconds are in that range; TIMESTAMP_NS: its whole `i64` range), and
+//! it reads the counts 2⁶³ − 1 and −(2⁶³ − 1) of every unit as `infinity` and `-infinity`
+//! (NumPy reads them as instants, e.g. `2262-04-11T23:47:16.854775807` in `M8[ns]`). A count
+//! outside that range, or one of those two, is an error naming the file, the row and the
+//! column ([`crate::write::invalid`], [`crate::write::stamp_range`]): passed through, DuckDB's
+//! own cast of TIMESTAMP_S 10¹⁵ to VARCHAR raised an INTERNAL error that invalidated the
+//! database (DuckDB 2.0.0), and ±(2⁶³ − 1) would silently change meaning. `datetime_counts
+//! := true` reads such files. The other mappings take every value: booleans are written as
+//! 0/1 (any non-zero byte is true), `U` is decoded by npyguard into Unicode scalar values
+//! (no surrogates, at most U+10FFFF), so VARCHAR is always valid UTF-8 (embedded NULs
+//! included), `S`/`V` are BLOBs (any bytes), floats keep NaN payloads and infinities,
+//! `m8[us]` is any `i64` of microseconds in an INTERVAL (its months and days 0), and the
+//! integer types are exact. `m8[s]` and `m8[ms]` stay BIGINT because an INTERVAL's 64-bit
+//! microseconds cannot hold every count of them (NumPy's `m8[s]` maximum is 2⁶³ − 1
+//! seconds). `tests/numpy/duckdb_safety.py` runs DuckDB's own functions over the extreme
+//! values of every mapping and checks that the database still answers.
 //!
 //! The `nonzeros` layout adds `row_no BIGINT` and `col_no` (`SMALLINT` up to 32 767
 //! columns, `INTEGER` up to 2³¹ − 1, `BIGINT` beyond), as npyguard's Arrow `nonzeros`.
@@ -170,6 +184,15 @@ impl Kind {
         }
     }
 
+    /// The kind with `datetime_counts := true`: every `M8`/`m8` kind is BIGINT counts of
+    /// the dtype's unit (NaT is NULL); other kinds are unchanged.
+    pub fn as_counts(self) -> Kind {
+        match self {
+            Kind::Timestamp(_) | Kind::Interval => Kind::Counts,
+            other => other,
+        }
+    }
+
     /// Whether the `nonzeros` layout takes this kind (strings have no zero).
     pub fn has_zero(self) -> bool {
         !matches!(self, Kind::Bytes | Kind::Text | Kind::Void)
@@ -261,6 +284,11 @@ mod tests {
         assert_eq!(kind("<m8[ms]").unwrap(), Kind::Counts);
         assert_eq!(kind(">m8[us]").unwrap(), Kind::Interval);
         assert_eq!(kind("<m8[ns]").unwrap().sql(), "BIGINT");
+        // datetime_counts := true: every datetime is its BIGINT counts, nothing else changes.
+        for t in ["<M8[s]", ">M8[us]", "<M8[ns]", "<m8[us]", "<M8[D]"] {
+            assert_eq!(kind(t).unwrap().as_counts(), Kind::Counts, "{t}");
+        }
+        assert_eq!(kind("<i8").unwrap().as_counts(), Kind::I64);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use duckdb::core::{FlatVector, Inserter, LogicalTypeId, StructVector};
 use duckdb::ffi::duckdb_interval;
 use npyguard::ArrayData;
 
-use crate::types::Kind;
+use crate::types::{Kind, Stamp};
 
 /// Which elements of a chunk go to a vector, in output order.
 #[derive(Debug, Clone, Copy)]
@@ -124,6 +124,65 @@ pub enum Dst<'a> {
 
 /// The NaT value of `M8`/`m8`.
 const NAT: i64 = i64::MIN;
+
+/// The counts DuckDB's timestamp type `s` holds as finite instants, in its unit: from
+/// 290309-12-22 (BC) 00:00:00 to 294247-01-10 04:00:54.775806 UTC (TIMESTAMP_NS: its whole
+/// `i64` range). Outside it DuckDB's own functions fail (a cast to VARCHAR of
+/// `TIMESTAMP_S` 10**15 raises an INTERNAL error that invalidates the database, measured
+/// with DuckDB 2.0.0), and ±(2⁶³ − 1) are DuckDB's `infinity` and `-infinity` (in every
+/// unit), not NumPy's instants of those counts: so the range excludes them.
+pub fn stamp_range(s: Stamp) -> (i64, i64) {
+    // TIMESTAMP (µs): the first instant of 290309-12-22 (BC) to 2⁶³ − 2.
+    const MIN_US: i64 = -9_223_372_022_400_000_000;
+    const MAX_US: i64 = i64::MAX - 1;
+    match s {
+        Stamp::Seconds => (MIN_US / 1_000_000, MAX_US / 1_000_000),
+        Stamp::Millis => (MIN_US / 1_000, MAX_US / 1_000),
+        Stamp::Micros => (MIN_US, MAX_US),
+        // NaT (i64::MIN) is NULL; i64::MIN + 1 is -infinity.
+        Stamp::Nanos => (i64::MIN + 2, MAX_US),
+    }
+}
+
+/// The first selected element of `data` that DuckDB cannot hold as `kind` (its position in
+/// `sel`, and why), or `None`. Only timestamps have such values: every other mapping of
+/// [`crate::types`] takes every value of its dtype (see the module table there).
+pub fn invalid(kind: Kind, data: &ArrayData, sel: Sel) -> Option<(usize, String)> {
+    let (Kind::Timestamp(s), ArrayData::DateTime(v)) = (kind, data) else {
+        return None;
+    };
+    let (lo, hi) = stamp_range(s);
+    sel.iter().enumerate().find_map(|(k, i)| {
+        let x = *v.get(i)?;
+        if x == NAT || (lo..=hi).contains(&x) {
+            return None;
+        }
+        let (unit, last) = match s {
+            Stamp::Seconds => ("s", "294247-01-10 04:00:54"),
+            Stamp::Millis => ("ms", "294247-01-10 04:00:54.775"),
+            Stamp::Micros => ("us", "294247-01-10 04:00:54.775806"),
+            Stamp::Nanos => ("ns", "2262-04-11 23:47:16.854775806"),
+        };
+        let first = match s {
+            Stamp::Nanos => "1677-09-21 00:12:43.145224194",
+            _ => "290309-12-22 (BC) 00:00:00",
+        };
+        let meaning = if x == i64::MAX || x == -i64::MAX {
+            " (DuckDB reads that count as infinity)"
+        } else {
+            ""
+        };
+        Some((
+            k,
+            format!(
+                "datetime64[{unit}] value {x} is outside DuckDB's {} range ({lo} to {hi}: \
+                 {first} to {last}){meaning}; datetime_counts := true reads datetimes as \
+                 their BIGINT counts",
+                kind.sql()
+            ),
+        ))
+    })
+}
 
 fn gather<T: Copy, U>(src: &[T], sel: Sel, f: impl Fn(T) -> U) -> Result<Vec<U>, String> {
     let mut out = Vec::with_capacity(sel.len());
@@ -345,6 +404,70 @@ mod tests {
             let want = if h & 0x8000 != 0 { -mag } else { mag };
             assert_eq!(f64::from(f16_to_f32(h)), want, "{h:#06x}");
         }
+    }
+
+    #[test]
+    fn timestamp_ranges_are_duckdbs() {
+        // Measured with DuckDB 2.0.0 (tests/numpy/duckdb_safety.py): the first and last
+        // counts whose cast to VARCHAR works, per unit.
+        assert_eq!(
+            stamp_range(Stamp::Seconds),
+            (-9_223_372_022_400, 9_223_372_036_854)
+        );
+        assert_eq!(
+            stamp_range(Stamp::Millis),
+            (-9_223_372_022_400_000, 9_223_372_036_854_775)
+        );
+        assert_eq!(
+            stamp_range(Stamp::Micros),
+            (-9_223_372_022_400_000_000, i64::MAX - 1)
+        );
+        assert_eq!(stamp_range(Stamp::Nanos), (i64::MIN + 2, i64::MAX - 1));
+    }
+
+    #[test]
+    fn invalid_finds_the_first_count_duckdb_cannot_hold() {
+        let secs = Kind::Timestamp(Stamp::Seconds);
+        let v =
+            ArrayData::DateTime(vec![0, NAT, 9_223_372_036_854, 10i64.pow(15), i64::MAX].into());
+        let all = Sel::Range { start: 0, len: 5 };
+        let (at, why) = invalid(secs, &v, all).unwrap();
+        assert_eq!(at, 3);
+        assert!(
+            why.contains("1000000000000000") && why.contains("TIMESTAMP_S"),
+            "{why}"
+        );
+        let (at, why) = invalid(secs, &v, Sel::List(&[4, 0])).unwrap();
+        assert_eq!(at, 0);
+        assert!(why.contains("infinity"), "{why}");
+        assert_eq!(invalid(secs, &v, Sel::Range { start: 0, len: 3 }), None);
+        // NaT is NULL, and every count of the ns unit but +-(2**63 - 1) is an instant.
+        let ns = Kind::Timestamp(Stamp::Nanos);
+        let v = ArrayData::DateTime(vec![NAT, i64::MIN + 2, i64::MAX - 1, -i64::MAX].into());
+        assert_eq!(
+            invalid(ns, &v, Sel::Range { start: 0, len: 3 }).map(|e| e.0),
+            None
+        );
+        assert_eq!(
+            invalid(ns, &v, Sel::Range { start: 0, len: 4 }).map(|e| e.0),
+            Some(3)
+        );
+        // Counts, intervals and other kinds take every value.
+        let v = ArrayData::DateTime(vec![i64::MAX, -i64::MAX].into());
+        let sel = Sel::Range { start: 0, len: 2 };
+        assert_eq!(invalid(Kind::Counts, &v, sel), None);
+        assert_eq!(
+            invalid(
+                Kind::Interval,
+                &ArrayData::TimeDelta(vec![i64::MAX].into()),
+                sel
+            ),
+            None
+        );
+        assert_eq!(
+            invalid(Kind::I64, &ArrayData::I64(vec![i64::MAX, 0].into()), sel),
+            None
+        );
     }
 
     #[test]
