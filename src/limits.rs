@@ -46,6 +46,17 @@ pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
 /// end record and checked before the central directory is parsed.
 pub const DEFAULT_MAX_NPZ_MEMBERS: usize = 1 << 16;
 
+/// Default cap on a `.npz` member's decompressed size over its compressed size: 1 000.
+///
+/// Deflate expands at most about 1 032-fold, so this stops a deflate bomb (a 2 MB archive
+/// whose member inflates to 2 GiB) at the first byte past 1 000 × its compressed size,
+/// before the member is in memory. The price: a member of constant values above about
+/// 1 MB, which `np.savez_compressed` packs at up to 1 028:1, is refused by default with
+/// [`ErrorKind::CompressionRatio`](crate::ErrorKind::CompressionRatio), whose message names
+/// the option that reads it ([`ReadOptions::with_max_npz_ratio`](crate::ReadOptions::with_max_npz_ratio)).
+/// The CLI (`--max-ratio`), Python (`max_ratio=`) and DuckDB (`max_ratio :=`) share it.
+pub const DEFAULT_MAX_NPZ_RATIO: u64 = 1000;
+
 /// Most items a consumer of a validated header may produce that no payload byte backs:
 /// 65 536.
 ///

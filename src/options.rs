@@ -10,6 +10,7 @@
 
 use crate::limits::{
     DEFAULT_HUGE_PAGE_THRESHOLD, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_NPZ_MEMBERS,
+    DEFAULT_MAX_NPZ_RATIO,
 };
 
 /// Options for every reader in the crate.
@@ -34,7 +35,7 @@ impl Default for ReadOptions {
             allow_trailing_bytes: false,
             max_npz_members: Some(DEFAULT_MAX_NPZ_MEMBERS),
             max_npz_total_bytes: None,
-            max_npz_ratio: None,
+            max_npz_ratio: Some(DEFAULT_MAX_NPZ_RATIO),
             huge_page_threshold: DEFAULT_HUGE_PAGE_THRESHOLD,
         }
     }
@@ -43,8 +44,9 @@ impl Default for ReadOptions {
 impl ReadOptions {
     /// Options with the defaults: no file-size limit, 64 KiB header cap,
     /// extra header keys allowed, trailing bytes refused; for `.npz` archives
-    /// at most [`DEFAULT_MAX_NPZ_MEMBERS`] members, no total-size and no
-    /// compression-ratio limit.
+    /// at most [`DEFAULT_MAX_NPZ_MEMBERS`] members, a compression ratio of at most
+    /// [`DEFAULT_MAX_NPZ_RATIO`], no total-size limit. These are the defaults of every
+    /// door: the CLI, the Python package and the DuckDB extension take them from here.
     pub fn new() -> ReadOptions {
         ReadOptions::default()
     }
@@ -108,11 +110,11 @@ impl ReadOptions {
 
     /// Limit on a `.npz` member's decompressed size divided by its compressed
     /// size, checked as bytes are decompressed (a member decoding to more than
-    /// `ratio × compressed size` bytes is refused). `None` (the default) means
-    /// no limit: deflate's own ceiling is about 1032:1 and `np.savez_compressed`
-    /// of a constant array reaches 1028:1 (80 MB of zeros → 77 843 bytes), so
-    /// any ratio limit that could fire also refuses such files. Set it (say to
-    /// 100) when the inputs are measured data that never compress that far.
+    /// `ratio × compressed size` bytes is refused at the first byte past it). The default
+    /// is [`DEFAULT_MAX_NPZ_RATIO`] (1 000); `None` means no limit. Deflate's own ceiling
+    /// is about 1032:1 and `np.savez_compressed` of a constant array reaches 1028:1 (80 MB
+    /// of zeros → 77 843 bytes): such archives need `None` or a higher ratio. Set it lower
+    /// (say to 100) when the inputs are measured data that never compress that far.
     #[must_use]
     pub fn with_max_npz_ratio(mut self, ratio: Option<u64>) -> ReadOptions {
         self.max_npz_ratio = ratio;

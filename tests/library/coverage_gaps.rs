@@ -73,7 +73,10 @@ fn read_options_report_what_was_set() {
     assert!(!d.allow_trailing_bytes());
     assert_eq!(d.max_npz_members(), Some(1 << 16));
     assert_eq!(d.max_npz_total_bytes(), None);
-    assert_eq!(d.max_npz_ratio(), None);
+    assert_eq!(
+        d.max_npz_ratio(),
+        Some(npyguard::limits::DEFAULT_MAX_NPZ_RATIO)
+    );
     let o = ReadOptions::new()
         .with_max_file_bytes(Some(10))
         .with_max_header_bytes(20)

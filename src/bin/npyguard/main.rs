@@ -57,9 +57,32 @@ struct Limits {
     /// .npz: refuse when the members read decompress to more than N bytes in all.
     #[arg(long, value_name = "N")]
     max_total_bytes: Option<u64>,
-    /// .npz: refuse a member that decompresses to more than N times its compressed size.
-    #[arg(long, value_name = "N")]
-    max_ratio: Option<u64>,
+    /// .npz: refuse a member that decompresses to more than N times its compressed size
+    /// ("none": no limit; constant arrays compress up to 1028:1).
+    #[arg(long, value_name = "N|none", default_value_t = Limit(Some(npyguard::limits::DEFAULT_MAX_NPZ_RATIO)), value_parser = parse_limit)]
+    max_ratio: Limit,
+}
+
+/// A limit that may be switched off: `none`, or a number.
+#[derive(Clone, Copy, Debug)]
+struct Limit(Option<u64>);
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+fn parse_limit(s: &str) -> Result<Limit, String> {
+    if s == "none" {
+        return Ok(Limit(None));
+    }
+    s.parse()
+        .map(|n| Limit(Some(n)))
+        .map_err(|_| format!("expected a number or \"none\", found {s:?}"))
 }
 
 impl Limits {
@@ -71,7 +94,7 @@ impl Limits {
             .with_allow_trailing_bytes(self.allow_trailing_bytes)
             .with_max_npz_members(Some(self.max_members))
             .with_max_npz_total_bytes(self.max_total_bytes)
-            .with_max_npz_ratio(self.max_ratio)
+            .with_max_npz_ratio(self.max_ratio.0)
     }
 }
 
