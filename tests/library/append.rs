@@ -137,7 +137,9 @@ fn ap_bytes<F: Storage>(ap: &mut Appender<F>) -> Vec<u8> {
 }
 
 /// The fuzz harness's failing, sector-atomic storage (one model for both).
-use crate::fuzz_replay::append::FailAfter;
+#[path = "../common/fail_after.rs"]
+mod fail_after;
+use fail_after::FailAfter;
 
 #[test]
 fn an_interrupted_append_leaves_the_old_or_the_new_array() {

@@ -12,7 +12,6 @@ mod coverage_gaps;
 mod datasets;
 mod errors;
 mod fixtures;
-pub(crate) mod fuzz_replay;
 mod grammar_agreement;
 mod header_cases;
 mod hugepages;

@@ -1,5 +1,9 @@
 //! Replays the fuzz corpora and crash reproducers on stable Rust.
 //!
+//! A test target of its own, not in the packaged crate (Cargo.toml `exclude`): it needs
+//! the repository's `fuzz/` folder (harnesses, corpora, reproducers), a package of its own.
+#![cfg(feature = "std")]
+//!
 //! Every file in `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` runs
 //! through the very function the libFuzzer target calls (`fuzz/harness/<target>.rs`),
 //! so correctness never depends on nightly or cargo-fuzz. Each reproducer also has
@@ -7,29 +11,29 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../../fuzz/harness/append.rs"]
-pub(crate) mod append;
-#[path = "../../fuzz/harness/compare.rs"]
+#[path = "../fuzz/harness/append.rs"]
+mod append;
+#[path = "../fuzz/harness/compare.rs"]
 mod compare;
 #[cfg(feature = "datasets")]
-#[path = "../../fuzz/harness/datasets.rs"]
+#[path = "../fuzz/harness/datasets.rs"]
 mod datasets;
-#[path = "../../fuzz/harness/file.rs"]
+#[path = "../fuzz/harness/file.rs"]
 mod file;
-#[path = "../../fuzz/harness/header.rs"]
+#[path = "../fuzz/harness/header.rs"]
 mod header;
 #[cfg(feature = "npz")]
-#[path = "../../fuzz/harness/npz.rs"]
+#[path = "../fuzz/harness/npz.rs"]
 mod npz;
-#[path = "../../fuzz/harness/payload.rs"]
+#[path = "../fuzz/harness/payload.rs"]
 mod payload;
-#[path = "../../fuzz/harness/preamble.rs"]
+#[path = "../fuzz/harness/preamble.rs"]
 mod preamble;
-#[path = "../../fuzz/harness/render.rs"]
+#[path = "../fuzz/harness/render.rs"]
 mod render;
-#[path = "../../fuzz/harness/roundtrip.rs"]
+#[path = "../fuzz/harness/roundtrip.rs"]
 mod roundtrip;
-#[path = "../../fuzz/harness/views.rs"]
+#[path = "../fuzz/harness/views.rs"]
 mod views;
 
 const FUZZ_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");
