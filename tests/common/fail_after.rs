@@ -55,4 +55,3 @@ impl Storage for FailAfter {
         Ok(())
     }
 }
-
