@@ -17,14 +17,8 @@ import tempfile
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def binary():
-    path = os.environ.get("NPYGUARD_BIN") or os.path.join(ROOT, "target", "debug", "npyguard")
-    if not os.path.exists(path):
-        subprocess.run(["cargo", "build", "--features", "cli"], cwd=ROOT, check=True)
-    return path
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+from cli import ROOT, binary  # noqa: E402
 
 
 def main():
