@@ -87,11 +87,13 @@ groups = [
     ("f2c_f4", size(f4), [
         ("numpy ascontiguousarray(np.load(f))", timed(lambda: np.ascontiguousarray(np.load(f4)))),
         ("npyguard read_path + into_c_order", rust("f2c_f4/npyguard read_path + into_c_order")),
+        ("npyguard read_path + to_c_order", rust("f2c_f4/npyguard read_path + to_c_order")),
         ("ndarray-npy read_npy + as_standard_layout", rust("f2c_f4/ndarray-npy read_npy + as_standard_layout")),
     ]),
     ("f2c_f8", size(f8), [
         ("numpy ascontiguousarray(np.load(f))", timed(lambda: np.ascontiguousarray(np.load(f8)))),
         ("npyguard read_path + into_c_order", rust("f2c_f8/npyguard read_path + into_c_order")),
+        ("npyguard read_path + to_c_order", rust("f2c_f8/npyguard read_path + to_c_order")),
     ]),
     ("f2c_3d", size(f3), [
         ("numpy ascontiguousarray(np.load(f))", timed(lambda: np.ascontiguousarray(np.load(f3)))),

@@ -155,6 +155,12 @@ fn serve(dir: &Path) {
             "f2c_3d/npyguard read_path + into_c_order" => drop(black_box(
                 NpyArray::<f32>::read_path(&f3, &opts).unwrap().into_c_order(),
             )),
+            "f2c_f4/npyguard read_path + to_c_order" => drop(black_box(
+                NpyArray::<f32>::read_path(&f4, &opts).unwrap().to_c_order(),
+            )),
+            "f2c_f8/npyguard read_path + to_c_order" => drop(black_box(
+                NpyArray::<f64>::read_path(&f8, &opts).unwrap().to_c_order(),
+            )),
             "f2c_f4/ndarray-npy read_npy + as_standard_layout" => drop(black_box(
                 ndarray_npy::read_npy::<_, ndarray::Array2<f32>>(&f4)
                     .unwrap()

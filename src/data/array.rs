@@ -345,12 +345,22 @@ impl<T: Element> NpyArray<T> {
         self.data
     }
 
-    /// The values in C (row-major) order: reindexed when the file was Fortran order.
-    pub fn to_c_order(&self) -> Vec<T> {
+    /// The values in C (row-major) order, in a new buffer: reindexed when the file was
+    /// Fortran order, by the same mechanism as [`into_c_order`](NpyArray::into_c_order)
+    /// (huge-page memory when large, no pre-filling pass, two threads for large arrays);
+    /// copied as they are otherwise. [`Buffer::into_vec`] gives a `Vec` (a copy when the
+    /// buffer is a mapping).
+    ///
+    /// ```
+    /// use npyguard::{Endian, NpyArray};
+    /// let f = NpyArray::from_vec_with(vec![1u16, 4, 2, 5, 3, 6], vec![2, 3], true, Endian::Little).unwrap();
+    /// assert_eq!(f.to_c_order(), vec![1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub fn to_c_order(&self) -> Buffer<T> {
         if self.fortran_order() {
-            layout::fortran_to_c(&self.data, self.shape())
+            layout::fortran_to_c_buffer(T::direct(), &self.data, self.shape(), 1)
         } else {
-            self.data.to_vec()
+            self.data.clone()
         }
     }
 

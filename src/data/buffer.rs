@@ -208,6 +208,12 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for Buffer<T> {
     }
 }
 
+impl<T: PartialEq<U>, U> PartialEq<Buffer<U>> for Vec<T> {
+    fn eq(&self, other: &Buffer<U>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
 impl<T: PartialEq<U>, U> PartialEq<[U]> for Buffer<T> {
     fn eq(&self, other: &[U]) -> bool {
         self.as_slice() == other
