@@ -18,7 +18,7 @@
 //!
 //! // A typed read (the dtype must be f8 in either byte order), in C order:
 //! let t = NpyArray::<f64>::read_path("examples/data/temperatures.npy", &ReadOptions::default())?;
-//! let values: Vec<f64> = t.to_c_order();
+//! let values = t.to_c_order(); // a Buffer<f64>: derefs to &[f64], into_vec() for a Vec
 //! # Ok::<(), npyguard::Error>(())
 //! ```
 //!
