@@ -97,9 +97,8 @@ pub(super) struct Guard<'a, R: Read> {
 impl<'a, R: Read + io::Seek> Guard<'a, R> {
     /// A guard over the bytes of `member` in `reader` (seeked to them), under `limits`.
     pub(super) fn open(reader: &'a mut R, member: Member, limits: Limits) -> Result<Guard<'a, R>> {
-        reader
-            .seek(io::SeekFrom::Start(member.data_start))
-            .map_err(|e| Error::io(member.data_start, e).in_member(&member.name))?;
+        crate::npz::structure::seek_to(reader, member.data_start, "a member's data")
+            .map_err(|e| e.in_member(&member.name))?;
         let raw = reader.take(member.compressed_size);
         let source = match member.compression {
             Compression::Stored => Source::Stored(raw),

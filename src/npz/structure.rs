@@ -108,9 +108,23 @@ pub(super) fn read_at<R: Read + Seek>(
     buf: &mut [u8],
     what: &str,
 ) -> Result<()> {
-    r.seek(SeekFrom::Start(offset))
-        .map_err(|e| Error::io(offset, e))?;
+    seek_to(r, offset, what)?;
     read_exact(r, buf, offset, what)
+}
+
+/// Seeks to `offset`, which the archive's own bytes gave: an offset no file can have (past
+/// 2^63 - 1, where the OS refuses the seek with EINVAL) is the archive's format error, not
+/// an I/O error; an offset past the end is found by the read that follows.
+pub(super) fn seek_to<R: Seek>(r: &mut R, offset: u64, what: &str) -> Result<()> {
+    if i64::try_from(offset).is_err() {
+        return Err(
+            format_err(offset, format!("{what} at an offset a file can have"))
+                .found("an offset past 2**63 - 1"),
+        );
+    }
+    r.seek(SeekFrom::Start(offset))
+        .map(|_| ())
+        .map_err(|e| Error::io(offset, e))
 }
 
 fn read_exact<R: Read>(r: &mut R, buf: &mut [u8], offset: u64, what: &str) -> Result<()> {
@@ -266,8 +280,7 @@ fn zip64_end<R: Read + Seek>(r: &mut R, end: &mut EndRecord) -> Result<()> {
 
 /// Reads the `end.entries` central-directory entries, which must fill the directory exactly.
 pub(super) fn read_central<R: Read + Seek>(r: &mut R, end: &EndRecord) -> Result<Vec<Central>> {
-    r.seek(SeekFrom::Start(end.cd_offset))
-        .map_err(|e| Error::io(end.cd_offset, e))?;
+    seek_to(r, end.cd_offset, "the central directory")?;
     let mut br = BufReader::new((&mut *r).take(end.cd_size));
     // Every entry takes at least 46 bytes, so the directory's size bounds the count.
     let most = end
@@ -661,4 +674,26 @@ fn take_u64(data: &mut &[u8], offset: u64, what: &str) -> Result<u64> {
     };
     *data = rest;
     Ok(u64::from_le_bytes(*v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    /// An offset the archive gives that no file can have (a local header or the directory
+    /// at 2^63 or 2^64 - 1) is the archive's format error: the OS would refuse the seek
+    /// with EINVAL, which was reported as an I/O error (CLI exit 2 instead of 1).
+    #[test]
+    fn offsets_no_file_can_have_are_format_errors() {
+        let mut r = Cursor::new(vec![0u8; 16]);
+        for at in [1u64 << 63, u64::MAX] {
+            let e = seek_to(&mut r, at, "a local header").unwrap_err();
+            assert_eq!((e.kind(), e.offset()), (ErrorKind::ZipFormat, Some(at)));
+            let mut buf = [0u8; 4];
+            let e = read_at(&mut r, at, &mut buf, "a local header").unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::ZipFormat);
+        }
+        assert!(seek_to(&mut r, (1 << 63) - 1, "x").is_ok());
+    }
 }
