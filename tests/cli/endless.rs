@@ -3,6 +3,8 @@
 //! keeps no payload, `dump --rows 0..1` keeps one row (both must still read to the end to
 //! refuse what a whole read refuses, so the stream is checked and dropped as it passes).
 //! The peak resident memory (VmHWM) after a few seconds of reading stays under 32 MiB.
+//! `validate` of a 65 536-member archive needs a few MB per 10 000 members beyond the
+//! process's own baseline (it took 130 MB: a JSON value tree per member).
 #![cfg(all(feature = "cli", target_os = "linux"))]
 
 use std::io::Write;
@@ -82,4 +84,53 @@ fn validate_and_dump_rows_of_an_endless_stream_stay_under_32_mib() {
         assert!(sent > 64 << 20, "{args:?}: only {sent} bytes read");
         assert!(peak < 32 << 10, "{args:?}: peak {peak} KiB");
     }
+}
+
+/// Runs the CLI to its end, polling its peak resident set; returns (peak KiB, exit code).
+fn peak_of_run(args: &[&str]) -> (u64, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npyguard"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run npyguard");
+    let mut peak = 0;
+    loop {
+        // VmHWM only grows: the last read before the exit holds nearly all of it.
+        peak = peak.max(peak_kib(child.id()));
+        if let Some(status) = child.try_wait().expect("poll") {
+            return (peak, status.code());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn validate_of_a_65536_member_archive_stays_small() {
+    use npyguard::npz::savez_path;
+    use npyguard::NpyArray;
+    let dir = std::env::temp_dir().join(format!("npyguard-cli-members-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (many, one) = (dir.join("many.npz"), dir.join("one.npz"));
+    let a = NpyArray::from_vec(vec![7u8], vec![1])
+        .expect("array")
+        .to_array();
+    let names: Vec<String> = (0..65_536).map(|i| format!("a{i}")).collect();
+    let members: Vec<(&str, &npyguard::Array)> = names.iter().map(|n| (n.as_str(), &a)).collect();
+    savez_path(&many, &members).expect("write archive");
+    savez_path(&one, &members[..1]).expect("write archive");
+    let (base, code) = peak_of_run(&["validate", "--json", one.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0));
+    let (peak, code) = peak_of_run(&["validate", "--json", many.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0));
+    eprintln!("validate: 1 member {base} KiB, 65 536 members {peak} KiB");
+    // Release build: 5.2 MiB and 26.4 MiB (BENCHMARKS-style figures in the CHANGELOG);
+    // a debug build 7.7 and 32.1 MiB. Whatever the build, the archive may cost at most
+    // 28 MiB over the baseline (it cost 125 MiB).
+    assert!(peak > base, "{peak} {base}");
+    assert!(
+        peak - base < 28 << 10,
+        "65 536 members: {peak} KiB, baseline {base} KiB"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

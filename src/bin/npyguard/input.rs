@@ -270,10 +270,7 @@ fn stream_rows(
     let want = rows(&header)?;
     let total = header.shape().first().copied().unwrap_or(1);
     let row_bytes = header.payload_len().checked_div(total).unwrap_or(0);
-    let per_chunk = CHUNK_BYTES
-        .checked_div(row_bytes)
-        .unwrap_or(CHUNK_BYTES)
-        .max(1);
+    let per_chunk = rows_per_chunk(&header);
     let mut payload = Vec::new();
     let mut whole = None;
     let mut at = 0usize;
@@ -308,8 +305,18 @@ fn stream_rows(
     npyguard::read_bytes(&file, &relaxed)
 }
 
-/// Payload bytes per chunk of a streamed row read.
+/// Payload bytes per chunk of a streamed read that keeps at most one chunk.
 const CHUNK_BYTES: usize = 1 << 20;
+
+/// Rows of `header`'s array per chunk of about [`CHUNK_BYTES`] (at least one).
+pub fn rows_per_chunk(header: &Header) -> usize {
+    let total = header.shape().first().copied().unwrap_or(1);
+    let row_bytes = header.payload_len().checked_div(total).unwrap_or(0);
+    CHUNK_BYTES
+        .checked_div(row_bytes)
+        .unwrap_or(CHUNK_BYTES)
+        .max(1)
+}
 
 fn not_npy() -> Error {
     Error::new(ErrorKind::BadMagic, 0, "a .npy file").found("a zip archive")

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npyguard::ReadOptions;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::input::{self, Failure};
 use crate::npz_cli;
@@ -21,14 +21,14 @@ pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<
             let h = input
                 .validate_npy(opts)
                 .map_err(|e| input::classify(path, e))?;
-            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(&h), "shape": h.shape()}))
+            Ok(json!({"file": path.display().to_string(), "ok": true, "descr": descr_json(&h), "shape": h.shape()}).to_string())
         });
         match outcome {
             Ok(v) => results.push(v),
             Err(Failure::Os(msg)) => {
                 os = true;
                 eprintln!("npyguard: {msg}");
-                results.push(os_json(path, &msg));
+                results.push(os_json(path, &msg).to_string());
             }
             Err(Failure::Closed) => return Err(Failure::Closed),
             Err(Failure::Invalid(e)) => {
@@ -36,12 +36,13 @@ pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<
                 if !as_json {
                     outln!("{}: {e}", path.display());
                 }
-                results.push(error_json(path, &e));
+                results.push(error_json(path, &e).to_string());
             }
         }
     }
     if as_json {
-        outln!("{}", Value::Array(results));
+        // Each result is JSON text already (an archive's is built member by member).
+        outln!("[{}]", results.join(","));
     }
     Ok(exit_code(os, invalid))
 }
