@@ -80,6 +80,7 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod copy;
 pub mod dfs;
 pub mod source;
 pub mod types;
@@ -902,24 +903,94 @@ impl VTab for ReadNpz {
     }
 }
 
-/// The C entry point: the only module where `unsafe` is allowed (the attribute generates
-/// `npy_init_c_api`, which DuckDB calls with its function table; see the duckdb crate).
+/// The C entry point (`npy_init_c_api`, which DuckDB calls on `LOAD` with its function
+/// table), written out as the duckdb crate's `#[duckdb_entrypoint_c_api]` generates it, plus
+/// what that macro does not reach: the database (for the replacement scan) and a raw
+/// connection (for the copy function).
 mod entry {
     #![allow(unsafe_code)]
     use super::{ReadNpy, ReadNpz, Res};
-    use duckdb::{duckdb_entrypoint_c_api, Connection};
+    use duckdb::{ffi, Connection};
+    use std::ptr::null_mut;
 
-    /// The extension's entry point (DuckDB calls `npy_init_c_api` on `LOAD`): registers
-    /// `read_npy` and `read_npz`.
+    /// The oldest DuckDB C API this extension asks for (the V1 struct's v1.5.6 band).
+    const MIN_DUCKDB_VERSION: &str = "v1.5.6";
+
+    /// Registers everything on the database `db`.
     ///
     /// # Safety
     ///
-    /// Called by DuckDB only, through the C entry point the attribute generates, with the
-    /// connection DuckDB hands to extensions.
-    #[duckdb_entrypoint_c_api(ext_name = "npy", min_duckdb_version = "v1.5.6")]
-    pub unsafe fn extension_entrypoint(con: Connection) -> Res<()> {
+    /// `db` must be the live database DuckDB hands to this extension, after DuckDB's C API
+    /// was initialized for it.
+    unsafe fn register(db: ffi::duckdb_database) -> Res<()> {
+        // SAFETY: `db` is live (the caller's promise); the crate's connection wraps it
+        // without closing it.
+        let con = unsafe { Connection::open_from_raw(db.cast())? };
         con.register_table_function::<ReadNpy>("read_npy")?;
         con.register_table_function::<ReadNpz>("read_npz")?;
+        let mut raw: ffi::duckdb_connection = null_mut();
+        // SAFETY: `db` is live; `raw` receives a new connection, disconnected once below.
+        if unsafe { ffi::duckdb_connect(db, &mut raw) } != ffi::DuckDBSuccess {
+            return Err("cannot connect to the database".into());
+        }
+        // SAFETY: `raw` is a live connection; the C API is initialized.
+        let copy = unsafe { crate::copy::register(raw) };
+        // SAFETY: `raw` was connected above and is disconnected once, here.
+        unsafe { ffi::duckdb_disconnect(&mut raw) };
+        copy?;
         Ok(())
+    }
+
+    /// # Safety
+    ///
+    /// Called by DuckDB only, with the extension info and access table of a `LOAD`.
+    unsafe fn init(
+        info: ffi::duckdb_extension_info,
+        access: *const ffi::duckdb_extension_access,
+    ) -> Res<bool> {
+        // SAFETY: DuckDB's promise for the entry point: `access` is its live access table.
+        unsafe {
+            if !ffi::duckdb_rs_extension_api_init(info, access, MIN_DUCKDB_VERSION)? {
+                // No API struct of that version: DuckDB has the reason.
+                return Ok(false);
+            }
+            let get_database = (*access)
+                .get_database
+                .ok_or("get_database function pointer is null in duckdb_extension_access")?;
+            let db_ptr = get_database(info);
+            if db_ptr.is_null() {
+                return Ok(false);
+            }
+            register(*db_ptr)?;
+        }
+        Ok(true)
+    }
+
+    /// The extension's entry point (DuckDB calls `npy_init_c_api` on `LOAD`): registers
+    /// `read_npy`, `read_npz` and the copy function `npy`.
+    ///
+    /// # Safety
+    ///
+    /// Called by DuckDB only, with the extension info and access table of a `LOAD`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn npy_init_c_api(
+        info: ffi::duckdb_extension_info,
+        access: *const ffi::duckdb_extension_access,
+    ) -> bool {
+        // SAFETY: DuckDB's promise, passed on.
+        match unsafe { init(info, access) } {
+            Ok(v) => v,
+            Err(e) => {
+                // SAFETY: `access` is DuckDB's live access table; DuckDB copies the message.
+                unsafe {
+                    if let Some(set_error) = (*access).set_error {
+                        let msg = std::ffi::CString::new(e.to_string().replace('\0', " "))
+                            .unwrap_or_default();
+                        set_error(info, msg.as_ptr());
+                    }
+                }
+                false
+            }
+        }
     }
 }
