@@ -343,22 +343,41 @@ impl Out {
                 ));
             }
         }
-        // Convert row-major: one row of `d` elements at a time.
+        // Convert row-major, at most about BUF_BYTES at a time: one column (or one ARRAY
+        // column) is a contiguous copy; k columns are scattered into rows of k elements.
         let out_size = if plan.elem == Elem::Date { 8 } else { size };
         let row_out = d * out_size;
-        for r in 0..n {
-            if self.buf.len() + row_out > BUF_BYTES.max(row_out) {
-                self.flush_buf()?;
-            }
+        let step = (BUF_BYTES / row_out.max(1)).max(1);
+        let mut r0 = 0;
+        while r0 < n {
+            let m = step.min(n - r0);
+            self.flush_buf()?;
             match (plan.array, columns) {
-                (Some(_), [col]) => put(&mut self.buf, plan.elem, col.data, r * d, d),
-                (None, [col]) => put(&mut self.buf, plan.elem, col.data, r, 1),
+                (Some(_), [col]) => put(&mut self.buf, plan.elem, col.data, r0 * d, m * d),
+                (None, [col]) => put(&mut self.buf, plan.elem, col.data, r0, m),
+                _ if plan.elem == Elem::Date => {
+                    for r in r0..r0 + m {
+                        for col in columns {
+                            put(&mut self.buf, plan.elem, col.data, r, 1);
+                        }
+                    }
+                }
                 _ => {
-                    for col in columns {
-                        put(&mut self.buf, plan.elem, col.data, r, 1);
+                    let start = self.buf.len();
+                    self.buf.resize(start + m * row_out, 0);
+                    let dst = self.buf.get_mut(start..).unwrap_or_default();
+                    for (c, col) in columns.iter().enumerate() {
+                        let src = col.data.get(r0 * size..(r0 + m) * size).unwrap_or_default();
+                        match size {
+                            1 => scatter::<1>(dst, src, d, c),
+                            2 => scatter::<2>(dst, src, d, c),
+                            4 => scatter::<4>(dst, src, d, c),
+                            _ => scatter::<8>(dst, src, d, c),
+                        }
                     }
                 }
             }
+            r0 += m;
         }
         self.rows += n;
         Ok(())
@@ -388,6 +407,15 @@ impl Out {
         self.file.write_all(&head).map_err(e)?;
         self.file.sync().map_err(e)?;
         Ok(())
+    }
+}
+
+/// Writes the `S`-byte elements of `src` to element `c` of each row of `k` elements of `dst`.
+fn scatter<const S: usize>(dst: &mut [u8], src: &[u8], k: usize, c: usize) {
+    for (row, v) in dst.chunks_exact_mut(S * k).zip(src.chunks_exact(S)) {
+        if let Some(slot) = row.get_mut(c * S..(c + 1) * S) {
+            slot.copy_from_slice(v);
+        }
     }
 }
 
