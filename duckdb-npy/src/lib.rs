@@ -44,16 +44,16 @@
 //! payload at all (the header and the file's length are always checked; bytes not read are
 //! not validated, which matters only for `U` text).
 //!
-//! `read_npz(path, member := 'name', max_members := 4096, max_total_bytes := NULL,
+//! `read_npz(path, member := 'name', max_members := 65536, max_total_bytes := NULL,
 //! max_ratio := 1000, …)` reads one member of an archive (the only member when `member` is
 //! omitted and there is one array), with the same layouts and options, streamed in row
 //! chunks through npyguard's `NpzArchive::row_chunks` (size and CRC are checked at the end;
 //! a Fortran-order member of more than one dimension is one chunk, as npyguard streams it).
 //! The archive limits are npyguard's `ReadOptions` (`with_max_npz_members`,
 //! `with_max_npz_total_bytes`, `with_max_npz_ratio`), checked as bytes arrive, under the
-//! names of `npyguard.load_npz` and the CLI's flags, with `load_npz`'s defaults
-//! ([`DEFAULT_MAX_MEMBERS`], [`DEFAULT_MAX_RATIO`]; the library's own `ReadOptions::new()`
-//! has no ratio limit): `max_members` (the member count, checked from the zip's end record
+//! names of `npyguard.load_npz` and the CLI's flags, with the defaults of every door
+//! (npyguard's one table, [`ReadOptions::default`]: 65 536 members, ratio 1000, no total;
+//! `SELECT * FROM npy_limits()` lists them, see [`limit_rows`]): `max_members` (the member count, checked from the zip's end record
 //! before the directory is read), `max_total_bytes` (decompressed bytes read from the
 //! archive), `max_ratio` (a member's decompressed size over its compressed size: a deflate
 //! bomb stops after 1000 × its compressed bytes), `max_file_bytes` (each member's `.npy`
@@ -179,15 +179,34 @@ struct Worker {
     chunk: Option<(usize, Chunk, usize)>,
 }
 
-/// `read_npz`'s default limit on an archive's members (as `npyguard.load_npz`'s
-/// `max_members`): checked against the zip's end record before the directory is read.
-pub const DEFAULT_MAX_MEMBERS: u64 = 4096;
+/// The extension's defaults: npyguard's one table ([`ReadOptions::default`], from
+/// [`npyguard::limits`]), the same as the CLI's and the Python package's. `npy_limits()`
+/// reports them from SQL.
+pub fn defaults() -> ReadOptions {
+    ReadOptions::default()
+}
 
-/// `read_npz`'s default limit on a member's decompressed size divided by its compressed
-/// size (as `npyguard.load_npz`'s `max_ratio`): a deflate bomb (deflate reaches about
-/// 1032:1) is stopped as soon as a member inflates past 1000 times its compressed bytes.
-/// `np.savez_compressed` of constant data can reach 1028:1: raise it for such files.
-pub const DEFAULT_MAX_RATIO: u64 = 1000;
+/// The rows of `npy_limits()`: each limit's name (the named parameter of `read_npy` /
+/// `read_npz`, except `max_header_bytes`, which has none), its default (`None`: no limit)
+/// and which functions take it.
+pub fn limit_rows() -> Vec<(&'static str, Option<u64>, &'static str)> {
+    let d = defaults();
+    vec![
+        ("max_file_bytes", d.max_file_bytes(), "read_npy, read_npz"),
+        (
+            "max_header_bytes",
+            Some(d.max_header_bytes() as u64),
+            "read_npy, read_npz (fixed)",
+        ),
+        (
+            "max_members",
+            d.max_npz_members().map(|n| n as u64),
+            "read_npz",
+        ),
+        ("max_total_bytes", d.max_npz_total_bytes(), "read_npz"),
+        ("max_ratio", d.max_npz_ratio(), "read_npz"),
+    ]
+}
 
 /// A non-negative BIGINT named parameter: absent → `Ok(None)` and `default` applies;
 /// NULL → no limit; a value → that limit.
@@ -205,15 +224,21 @@ fn limit_param(bind: &BindInfo, name: &str, default: Option<u64>) -> Result<Opti
 }
 
 fn opts_of(bind: &BindInfo, npz: bool) -> Result<ReadOptions, String> {
+    let d = defaults();
     let mut opts =
-        ReadOptions::new().with_max_file_bytes(limit_param(bind, "max_file_bytes", None)?);
+        d.clone()
+            .with_max_file_bytes(limit_param(bind, "max_file_bytes", d.max_file_bytes())?);
     if npz {
-        let members = limit_param(bind, "max_members", Some(DEFAULT_MAX_MEMBERS))?
+        let members = limit_param(bind, "max_members", d.max_npz_members().map(|n| n as u64))?
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         opts = opts
             .with_max_npz_members(members)
-            .with_max_npz_total_bytes(limit_param(bind, "max_total_bytes", None)?)
-            .with_max_npz_ratio(limit_param(bind, "max_ratio", Some(DEFAULT_MAX_RATIO))?);
+            .with_max_npz_total_bytes(limit_param(
+                bind,
+                "max_total_bytes",
+                d.max_npz_total_bytes(),
+            )?)
+            .with_max_npz_ratio(limit_param(bind, "max_ratio", d.max_npz_ratio())?);
     }
     if let Some(v) = bind
         .get_named_parameter("numpy_strict")
@@ -903,13 +928,65 @@ impl VTab for ReadNpz {
     }
 }
 
+/// `npy_limits()`: the defaults ([`limit_rows`]) as rows `name VARCHAR, value BIGINT`
+/// (NULL: no limit), `applies_to VARCHAR`.
+pub struct NpyLimits;
+
+/// `npy_limits()`'s state: whether the rows were emitted.
+pub struct LimitsDone(std::sync::atomic::AtomicBool);
+
+impl VTab for NpyLimits {
+    type InitData = LimitsDone;
+    type BindData = ();
+
+    fn bind(bind: &BindInfo) -> Res<()> {
+        bind.add_result_column("name", LogicalTypeId::Varchar.into());
+        bind.add_result_column("value", LogicalTypeId::Bigint.into());
+        bind.add_result_column("applies_to", LogicalTypeId::Varchar.into());
+        Ok(())
+    }
+
+    fn init(_: &InitInfo) -> Res<LimitsDone> {
+        Ok(LimitsDone(std::sync::atomic::AtomicBool::new(false)))
+    }
+
+    fn func(func: &TableFunctionInfo<Self>, output: &mut DataChunkHandle) -> Res<()> {
+        if func
+            .get_init_data()
+            .0
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            output.set_len(0);
+            return Ok(());
+        }
+        let rows = limit_rows();
+        let names = output.flat_vector(0);
+        let mut values = output.flat_vector(1);
+        let applies = output.flat_vector(2);
+        let mut v = Vec::with_capacity(rows.len());
+        for (i, (name, value, to)) in rows.iter().enumerate() {
+            names.insert(i, *name);
+            applies.insert(i, *to);
+            v.push(value.map_or(0, |x| i64::try_from(x).unwrap_or(i64::MAX)));
+        }
+        write::put(&mut values, &v)?;
+        for (i, (_, value, _)) in rows.iter().enumerate() {
+            if value.is_none() {
+                values.set_null(i);
+            }
+        }
+        output.set_len(rows.len());
+        Ok(())
+    }
+}
+
 /// The C entry point (`npy_init_c_api`, which DuckDB calls on `LOAD` with its function
 /// table), written out as the duckdb crate's `#[duckdb_entrypoint_c_api]` generates it, plus
 /// what that macro does not reach: the database (for the replacement scan) and a raw
 /// connection (for the copy function).
 mod entry {
     #![allow(unsafe_code)]
-    use super::{ReadNpy, ReadNpz, Res};
+    use super::{NpyLimits, ReadNpy, ReadNpz, Res};
     use duckdb::{ffi, Connection};
     use std::ptr::null_mut;
 
@@ -928,6 +1005,7 @@ mod entry {
         let con = unsafe { Connection::open_from_raw(db.cast())? };
         con.register_table_function::<ReadNpy>("read_npy")?;
         con.register_table_function::<ReadNpz>("read_npz")?;
+        con.register_table_function::<NpyLimits>("npy_limits")?;
         let mut raw: ffi::duckdb_connection = null_mut();
         // SAFETY: `db` is live; `raw` receives a new connection, disconnected once below.
         if unsafe { ffi::duckdb_connect(db, &mut raw) } != ffi::DuckDBSuccess {
