@@ -261,6 +261,32 @@ fn bool_param(bind: &BindInfo, name: &str) -> bool {
         .is_some_and(|v| v.to_bool())
 }
 
+/// The first parameter as paths: a string, or a list of strings (`['a.npy', 'b/*.npy']`).
+fn path_params(bind: &BindInfo, what: &str) -> Result<Vec<String>, String> {
+    let v = bind.get_parameter(0);
+    if v.is_null() {
+        return Err(format!("{what} must not be NULL"));
+    }
+    match v.to_list() {
+        Some(items) => {
+            if items.is_empty() {
+                return Err(format!("{what}: an empty list of paths"));
+            }
+            items
+                .iter()
+                .map(|x| {
+                    if x.is_null() {
+                        Err(format!("{what}: a NULL in the list of paths"))
+                    } else {
+                        Ok(x.to_string())
+                    }
+                })
+                .collect()
+        }
+        None => Ok(vec![v.to_string()]),
+    }
+}
+
 fn first_param(bind: &BindInfo, what: &str) -> Result<String, String> {
     let v = bind.get_parameter(0);
     if v.is_null() {
@@ -282,6 +308,7 @@ fn columns(
     shape: &Shape,
     layout: Layout,
     filename: bool,
+    row_number: bool,
 ) -> Result<Vec<(String, SqlType)>, String> {
     let kind = shape.kind;
     let mut cols = match layout {
@@ -335,6 +362,9 @@ fn columns(
     if filename {
         cols.push(("filename".to_string(), SqlType::Varchar));
     }
+    if row_number {
+        cols.push(("file_row_number".to_string(), SqlType::FileRowNumber));
+    }
     Ok(cols)
 }
 
@@ -370,6 +400,7 @@ fn scalar_handle(kind: Kind) -> LogicalTypeHandle {
         Kind::Timestamp(types::Stamp::Micros) => L::Timestamp,
         Kind::Timestamp(types::Stamp::Nanos) => L::TimestampNs,
         Kind::Interval => L::Interval,
+        Kind::Date => L::Date,
     };
     LogicalTypeHandle::from(id)
 }
@@ -382,6 +413,7 @@ fn handle(t: &SqlType) -> LogicalTypeHandle {
         SqlType::Integer => LogicalTypeId::Integer.into(),
         SqlType::Bigint => LogicalTypeId::Bigint.into(),
         SqlType::Varchar => LogicalTypeId::Varchar.into(),
+        SqlType::FileRowNumber => LogicalTypeId::Bigint.into(),
     }
 }
 
@@ -392,6 +424,7 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
     let counts = bool_param(bind, "datetime_counts");
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
+    let row_number = bool_param(bind, "file_row_number");
     let mut rows_total: u64 = 0;
     let mut rows = Vec::new();
     let mut first_row_bytes: Option<usize> = None;
@@ -444,7 +477,8 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
                 .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
         }
     };
-    let columns = columns(&shape, layout, filename).map_err(|e| file_error(&first_path, e))?;
+    let columns =
+        columns(&shape, layout, filename, row_number).map_err(|e| file_error(&first_path, e))?;
     for (name, t) in &columns {
         bind.add_result_column(name, handle(t));
     }
@@ -643,6 +677,11 @@ fn emit_rows(
         };
         match t {
             SqlType::Varchar => write_filename(output, k, path, n),
+            SqlType::FileRowNumber => {
+                let first = first_row + r0;
+                let v: Vec<i64> = (first..first + n).map(|r| r as i64).collect();
+                write::put(&mut output.flat_vector(k), &v)?;
+            }
             SqlType::Array(kind, d) => {
                 let a = whole_rows(chunk)?;
                 let sel = Sel::Range {
@@ -739,8 +778,17 @@ fn emit_nonzeros(
                     Sel::List(&hits),
                 )?;
             }
-            3 => write_filename(output, k, path, n),
-            _ => {}
+            _ => match bind.columns.get(col as usize).map(|c| &c.1) {
+                Some(SqlType::Varchar) => write_filename(output, k, path, n),
+                Some(SqlType::FileRowNumber) => {
+                    let v: Vec<i64> = hits
+                        .iter()
+                        .map(|&i| (first_row + i / cols) as i64)
+                        .collect();
+                    write::put(&mut output.flat_vector(k), &v)?;
+                }
+                _ => {}
+            },
         }
     }
     Ok(n)
@@ -823,6 +871,7 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
         ("numpy_strict".into(), LogicalTypeId::Boolean.into()),
         ("filename".into(), LogicalTypeId::Boolean.into()),
         ("datetime_counts".into(), LogicalTypeId::Boolean.into()),
+        ("file_row_number".into(), LogicalTypeId::Boolean.into()),
     ]
 }
 
@@ -841,9 +890,12 @@ impl VTab for ReadNpy {
     type BindData = Bind;
 
     fn bind(bind: &BindInfo) -> Res<Bind> {
-        let pattern = first_param(bind, "read_npy's path")?;
+        let patterns = path_params(bind, "read_npy's path")?;
         let fs = DuckFs::of_bind(bind)?;
-        let files = source::expand(&fs, &pattern)?;
+        let mut files = Vec::new();
+        for pattern in &patterns {
+            files.extend(source::expand(&fs, pattern)?);
+        }
         Ok(bind_inputs(bind, fs, Inputs::Files(files))?)
     }
 
@@ -860,7 +912,8 @@ impl VTab for ReadNpy {
     }
 
     fn parameters() -> Option<Vec<LogicalTypeHandle>> {
-        Some(vec![LogicalTypeId::Varchar.into()])
+        // A path or glob (VARCHAR), or a list of them.
+        Some(vec![LogicalTypeId::Any.into()])
     }
 
     fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
@@ -988,6 +1041,7 @@ mod entry {
     #![allow(unsafe_code)]
     use super::{NpyLimits, ReadNpy, ReadNpz, Res};
     use duckdb::{ffi, Connection};
+    use std::ffi::CStr;
     use std::ptr::null_mut;
 
     /// The oldest DuckDB C API this extension asks for (the V1 struct's v1.5.6 band).
@@ -1016,7 +1070,47 @@ mod entry {
         // SAFETY: `raw` was connected above and is disconnected once, here.
         unsafe { ffi::duckdb_disconnect(&mut raw) };
         copy?;
+        // SAFETY: `db` is live; the callback is a plain function with no data to free.
+        unsafe { ffi::duckdb_add_replacement_scan(db, Some(replacement), null_mut(), None) };
         Ok(())
+    }
+
+    /// The function a replacement scan of `name` calls: `read_npy` for a name ending in
+    /// `.npy` (a path or a glob), `read_npz` for `.npz` (case-insensitive).
+    pub(crate) fn replacement_function(name: &str) -> Option<&'static CStr> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".npy") {
+            Some(c"read_npy")
+        } else if lower.ends_with(".npz") {
+            Some(c"read_npz")
+        } else {
+            None
+        }
+    }
+
+    /// The replacement scan: `FROM 'x.npy'` is `FROM read_npy('x.npy')`, `FROM 'x.npz'` is
+    /// `FROM read_npz('x.npz')`.
+    unsafe extern "C" fn replacement(
+        info: ffi::duckdb_replacement_scan_info,
+        table_name: *const std::os::raw::c_char,
+        _data: *mut std::os::raw::c_void,
+    ) {
+        if table_name.is_null() {
+            return;
+        }
+        // SAFETY: DuckDB passes the table name as a NUL-terminated string alive for the call.
+        let name = unsafe { CStr::from_ptr(table_name) };
+        let Some(function) = replacement_function(&name.to_string_lossy()) else {
+            return;
+        };
+        // SAFETY: `info` is live for the call; the value is new, copied by DuckDB when
+        // added, and destroyed once here.
+        unsafe {
+            ffi::duckdb_replacement_scan_set_function_name(info, function.as_ptr());
+            let mut v = ffi::duckdb_create_varchar(table_name);
+            ffi::duckdb_replacement_scan_add_parameter(info, v);
+            ffi::duckdb_destroy_value(&mut v);
+        }
     }
 
     /// # Safety

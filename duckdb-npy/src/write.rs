@@ -76,7 +76,7 @@ plain! {
     bool => [Boolean];
     i8 => [Tinyint];
     i16 => [Smallint];
-    i32 => [Integer];
+    i32 => [Integer, Date];
     i64 => [Bigint, Timestamp, TimestampS, TimestampMs, TimestampNs];
     u8 => [UTinyint];
     u16 => [USmallint];
@@ -144,10 +144,31 @@ pub fn stamp_range(s: Stamp) -> (i64, i64) {
     }
 }
 
+/// DuckDB's finite DATE days (its `infinity` and `-infinity` are ±(2³¹ − 1)).
+pub const DATE_RANGE: (i64, i64) = (-(i32::MAX as i64 - 1), i32::MAX as i64 - 1);
+
 /// The first selected element of `data` that DuckDB cannot hold as `kind` (its position in
 /// `sel`, and why), or `None`. Only timestamps have such values: every other mapping of
 /// [`crate::types`] takes every value of its dtype (see the module table there).
 pub fn invalid(kind: Kind, data: &ArrayData, sel: Sel) -> Option<(usize, String)> {
+    if let (Kind::Date, ArrayData::DateTime(v)) = (kind, data) {
+        let (lo, hi) = DATE_RANGE;
+        return sel.iter().enumerate().find_map(|(k, i)| {
+            let x = *v.get(i)?;
+            if x == NAT || (lo..=hi).contains(&x) {
+                return None;
+            }
+            Some((
+                k,
+                format!(
+                    "datetime64[D] value {x} is outside DuckDB's DATE range ({lo} to {hi} days: \
+                     5877642-06-25 (BC) to 5881580-07-10; ±{} days read as ±infinity); \
+                     datetime_counts := true reads datetimes as their BIGINT counts",
+                    i32::MAX
+                ),
+            ))
+        });
+    }
     let (Kind::Timestamp(s), ArrayData::DateTime(v)) = (kind, data) else {
         return None;
     };
@@ -260,7 +281,13 @@ fn fill_flat(
         ArrayData::F32(v) => put_sel(f, v, sel),
         ArrayData::F64(v) => put_sel(f, v, sel),
         ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
-            if kind == Kind::Interval {
+            if kind == Kind::Date {
+                // `invalid` refused every count outside DATE_RANGE (NaT is set NULL below).
+                put(
+                    f,
+                    &gather(v, sel, |d| i32::try_from(d).unwrap_or(i32::MIN))?,
+                )?;
+            } else if kind == Kind::Interval {
                 let interval = |micros| duckdb_interval {
                     months: 0,
                     days: 0,
