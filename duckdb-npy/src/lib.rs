@@ -145,6 +145,8 @@ pub struct Bind {
     counts: bool,
     layout: Layout,
     shape: Shape,
+    /// Each input's own shape (with `union_by_name`, narrower than `shape`).
+    shapes: Vec<Shape>,
     columns: Vec<(String, SqlType)>,
     /// Rows of each input (checked again when it is opened to be read).
     rows: Vec<usize>,
@@ -175,6 +177,8 @@ pub struct Scan {
 /// next element to test (nonzeros)).
 struct Worker {
     path: PathBuf,
+    /// Elements per row of this input (with `union_by_name`, up to the scan's).
+    cols: usize,
     rows: Rows,
     chunk: Option<(usize, Chunk, usize)>,
 }
@@ -425,6 +429,11 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
     let row_number = bool_param(bind, "file_row_number");
+    let union = bool_param(bind, "union_by_name");
+    if union && layout != Layout::Columns {
+        return Err("union_by_name := true needs layout := 'columns'".into());
+    }
+    let mut shapes = Vec::new();
     let mut rows_total: u64 = 0;
     let mut rows = Vec::new();
     let mut first_row_bytes: Option<usize> = None;
@@ -438,19 +447,42 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
             for path in files {
                 let reader = source::open(&fs, path, &opts)?;
                 let shape = Shape::of(reader.header(), counts).map_err(|e| file_error(path, e))?;
+                shapes.push(shape.clone());
                 rows_total = rows_total.saturating_add(reader.num_rows() as u64);
                 rows.push(reader.num_rows());
                 if first_row_bytes.is_none() {
                     first_row_bytes = Some(source::row_bytes(reader.header()));
                 }
-                match &first {
+                match &mut first {
                     None => first = Some((path.clone(), shape)),
+                    Some((p0, s0)) if union && s0.kind == shape.kind => {
+                        // c1 … cN by name: the widest file's columns; narrower files' rows
+                        // have NULL in the columns they lack.
+                        let _ = p0;
+                        if shape.cols > s0.cols {
+                            s0.cols = shape.cols;
+                            s0.trailing = vec![shape.cols];
+                        }
+                    }
+                    Some((p0, s0)) if union => {
+                        return Err(file_error(
+                            path,
+                            format!(
+                                "union_by_name: every file must have the first file's type ({}, \
+                                 from {}), found {}",
+                                s0.kind.sql(),
+                                p0.display(),
+                                shape.kind.sql()
+                            ),
+                        ))
+                    }
                     Some((p0, s0)) if !s0.same_table(&shape) => {
                         return Err(file_error(
                             path,
                             format!(
                             "every file of the glob must have the first file's type and trailing \
-                                 shape ({} {:?}, from {}), found {} {:?}",
+                                 shape ({} {:?}, from {}), found {} {:?} (union_by_name := true \
+                                 reads files of different widths)",
                             s0.kind.sql(),
                             s0.trailing,
                             p0.display(),
@@ -473,8 +505,10 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
             rows_total = rows.iter().sum::<usize>() as u64;
             let row_bytes = source::row_bytes(&header);
             first_row_bytes = Some(row_bytes);
-            Shape::of(&header, counts)
-                .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
+            let shape = Shape::of(&header, counts)
+                .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
+            shapes.push(shape.clone());
+            shape
         }
     };
     let columns =
@@ -497,6 +531,7 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
         counts,
         layout,
         shape,
+        shapes,
         columns,
         rows,
         unit_rows,
@@ -563,12 +598,15 @@ impl Bind {
                 let reader = source::open(&self.fs, path, &self.opts)?;
                 let shape =
                     Shape::of(reader.header(), self.counts).map_err(|e| file_error(path, e))?;
-                if !shape.same_table(&self.shape) || Some(&reader.num_rows()) != self.rows.get(i) {
+                let bound = self.shapes.get(i).ok_or("internal: no such input")?;
+                if !shape.same_table(bound) || Some(&reader.num_rows()) != self.rows.get(i) {
                     return Err(file_error(
                         path,
                         "the file changed its dtype or shape since the query was bound",
                     ));
                 }
+                // Columns this file lacks (union_by_name) are NULL, not read.
+                let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols).collect());
                 (path.clone(), Rows::file(reader, want, range))
             }
             Inputs::Npz { path, member } => (
@@ -576,8 +614,10 @@ impl Bind {
                 source::npz_member(&self.fs, path, member, &self.opts)?,
             ),
         };
+        let cols = self.shapes.get(i).map_or(self.shape.cols, |s| s.cols);
         Ok(Worker {
             path,
+            cols,
             rows,
             chunk: None,
         })
@@ -659,6 +699,7 @@ fn value_error(path: &std::path::Path, row: usize, column: &str, why: &str) -> S
 fn emit_rows(
     bind: &Bind,
     projection: &[u64],
+    file_cols: usize,
     path: &std::path::Path,
     chunk: &Chunk,
     first_row: usize,
@@ -669,7 +710,7 @@ fn emit_rows(
     if n == 0 {
         return Ok(0);
     }
-    let cols = bind.shape.cols;
+    let cols = file_cols;
     for (k, &col) in projection.iter().enumerate() {
         let col = col as usize;
         let Some((_, t)) = bind.columns.get(col) else {
@@ -699,6 +740,13 @@ fn emit_rows(
                 }
                 let child = output.array_vector(k).child(n * d);
                 fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
+            }
+            SqlType::Scalar(_) if col >= cols => {
+                // union_by_name: a column this file does not have.
+                let mut v = output.flat_vector(k);
+                for row in 0..n {
+                    v.set_null(row);
+                }
             }
             SqlType::Scalar(kind) => {
                 let (data, per, sel) = column_of(chunk, cols, col, r0, n)?;
@@ -806,8 +854,9 @@ impl Worker {
             if let Some((start, chunk, pos)) = &mut self.chunk {
                 let n = match bind.layout {
                     Layout::Columns | Layout::RowLists => {
-                        let n =
-                            emit_rows(bind, projection, &self.path, chunk, *start, *pos, output)?;
+                        let n = emit_rows(
+                            bind, projection, self.cols, &self.path, chunk, *start, *pos, output,
+                        )?;
                         *pos += n;
                         n
                     }
@@ -872,6 +921,7 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
         ("filename".into(), LogicalTypeId::Boolean.into()),
         ("datetime_counts".into(), LogicalTypeId::Boolean.into()),
         ("file_row_number".into(), LogicalTypeId::Boolean.into()),
+        ("union_by_name".into(), LogicalTypeId::Boolean.into()),
     ]
 }
 
