@@ -194,6 +194,7 @@ STAMP = {
     "ms": ("TIMESTAMP_MS", -9223372022400000, 9223372036854775),
     "us": ("TIMESTAMP", -9223372022400000000, I64MAX - 1),
     "ns": ("TIMESTAMP_NS", I64MIN + 2, I64MAX - 1),
+    "D": ("DATE", -(2**31 - 2), 2**31 - 2),
 }
 # DuckDB's text of those instants.
 STAMP_TEXT = {
@@ -201,6 +202,7 @@ STAMP_TEXT = {
     "ms": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54.775"),
     "us": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54.775806"),
     "ns": ("1677-09-21 00:12:43.145224194", "2262-04-11 23:47:16.854775806"),
+    "D": ("5877642-06-25 (BC)", "5881580-07-10"),
 }
 
 
@@ -238,7 +240,7 @@ def value_cases():
         cases.append((f"M8[{unit}] range edges and NaT", counts(f"<M8[{unit}]", [lo, hi, 0, NAT, -1, 1]), sql))
         cases.append((f"M8[{unit}] big-endian edges", counts(f"<M8[{unit}]", [lo, hi]).astype(f">M8[{unit}]"), sql))
     # Units kept as BIGINT counts: every int64 is a value.
-    for unit in ("Y", "M", "W", "D", "h", "m", "ps", "fs", "as", "25s", "7us"):
+    for unit in ("Y", "M", "W", "2D", "h", "m", "ps", "fs", "as", "25s", "7us"):
         cases.append((f"M8[{unit}] int64 extremes", counts(f"<M8[{unit}]", [I64MIN + 1, I64MAX, 0, NAT]), "BIGINT"))
     for unit in ("s", "ms", "ns", "D", "h", "as", "3us"):
         cases.append((f"m8[{unit}] int64 extremes", counts(f"<m8[{unit}]", [I64MIN + 1, I64MAX, 0, NAT]), "BIGINT"))
@@ -263,6 +265,9 @@ TYPE_FUNCS = {
     "TIMESTAMP": ["SELECT (c1 + INTERVAL 1 SECOND)::VARCHAR FROM {src}", "SELECT (c1 - INTERVAL 1 DAY)::VARCHAR FROM {src}",
                   "SELECT epoch_us(c1), year(c1), strftime(c1, '%Y-%m-%d') FROM {src}",
                   "SELECT c1::DATE::VARCHAR, c1::TIMESTAMPTZ::VARCHAR FROM {src}", "SELECT date_trunc('day', c1) FROM {src}"],
+    "DATE": ["SELECT (c1 + 1)::VARCHAR FROM {src}", "SELECT (c1 - INTERVAL 1 DAY)::VARCHAR FROM {src}",
+             "SELECT year(c1), strftime(c1, '%Y-%m-%d'), c1::TIMESTAMP::VARCHAR FROM {src}",
+             "SELECT date_trunc('month', c1), c1 - DATE '2000-01-01' FROM {src}"],
     "INTERVAL": ["SELECT (c1 + INTERVAL 1 DAY)::VARCHAR, epoch_us(c1) FROM {src}", "SELECT sum(c1) FROM {src}",
                  "SELECT to_microseconds(0) + c1 FROM {src}", "SELECT TIMESTAMP '2000-01-01' + c1 FROM {src}"],
     "BIGINT": ["SELECT sum(c1), avg(c1) FROM {src}", "SELECT c1 + 1 FROM {src}"],
@@ -274,6 +279,8 @@ TYPE_FUNCS = {
 
 
 def type_funcs(sql):
+    if sql == "DATE":
+        return TYPE_FUNCS["DATE"]
     if sql.startswith("TIMESTAMP"):
         return TYPE_FUNCS["TIMESTAMP"]
     return TYPE_FUNCS.get(sql, [])
