@@ -1,6 +1,7 @@
-//! Values of a decoded chunk → DuckDB vectors. The only `unsafe` block of the crate outside
-//! the entry point is in [`put`]: a typed copy into a vector's memory, after checking at
-//! runtime that the vector's type stores exactly that Rust type and that it has room.
+//! Values of a decoded chunk → DuckDB vectors. This module's `unsafe` blocks are in [`put`]
+//! and [`put_with`]: typed access to a vector's memory, after checking at runtime that the
+//! vector's type stores exactly that Rust type and that it has room (the file system's are
+//! in [`crate::dfs`], the copy function's in [`crate::copy`], the entry point's in `lib.rs`).
 
 use duckdb::core::{FlatVector, Inserter, LogicalTypeId, StructVector};
 use duckdb::ffi::duckdb_interval;
