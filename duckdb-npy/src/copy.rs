@@ -33,7 +33,10 @@
 //! the end (its `USE_TMP_FILE` default); DuckDB's C API cannot truncate a file, so an
 //! existing non-empty file handed to the copy function (`USE_TMP_FILE false`, or a leftover
 //! `tmp_` file) is refused rather than left with old bytes after the new payload. No
-//! options are accepted besides `FORMAT` (and DuckDB's own, such as `USE_TMP_FILE`).
+//! options are accepted besides `FORMAT` (and DuckDB's own, such as `USE_TMP_FILE`). A
+//! COPY that fails part-way (a NULL in a later chunk) leaves no partial file: DuckDB removes
+//! the file the copy function was writing, and a target that existed is untouched (DuckDB
+//! 2.0.0; `tests/numpy/duckdb_copy.py` checks both).
 //!
 //! This module holds the copy function's `unsafe` calls into DuckDB's C API (registration,
 //! the callbacks' info objects, the data chunk's vectors); each block says why it is sound.
@@ -106,6 +109,28 @@ impl Elem {
             ffi::DUCKDB_TYPE_DUCKDB_TYPE_TIMESTAMP_NS => Elem::Stamp(TimeUnit::Nano),
             _ => return None,
         })
+    }
+
+    /// DuckDB's name of the type.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Elem::Bool => "BOOLEAN",
+            Elem::I8 => "TINYINT",
+            Elem::I16 => "SMALLINT",
+            Elem::I32 => "INTEGER",
+            Elem::I64 => "BIGINT",
+            Elem::U8 => "UTINYINT",
+            Elem::U16 => "USMALLINT",
+            Elem::U32 => "UINTEGER",
+            Elem::U64 => "UBIGINT",
+            Elem::F32 => "FLOAT",
+            Elem::F64 => "DOUBLE",
+            Elem::Date => "DATE",
+            Elem::Stamp(TimeUnit::Second) => "TIMESTAMP_S",
+            Elem::Stamp(TimeUnit::Milli) => "TIMESTAMP_MS",
+            Elem::Stamp(TimeUnit::Nano) => "TIMESTAMP_NS",
+            Elem::Stamp(_) => "TIMESTAMP",
+        }
     }
 
     /// Bytes of one value in a DuckDB vector.
@@ -200,7 +225,11 @@ impl Plan {
                 Some(p) if p.elem != elem => {
                     return Err(refuse(
                         i,
-                        &format!("has another type ({elem:?}) than column 1 ({:?})", p.elem),
+                        &format!(
+                            "has another type ({}) than column 1 ({})",
+                            elem.sql(),
+                            p.elem.sql()
+                        ),
                     ))
                 }
                 Some(_) => {}

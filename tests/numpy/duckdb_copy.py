@@ -186,6 +186,31 @@ def refusal_checks(tmp):
     target.write_bytes(b"x" * 100000)
     got = copy(con, "SELECT 1::INTEGER", target)
     check(got == npsave_bytes(np.array([1], dtype="i4")), "an existing longer file is replaced")
+    # A COPY failing part-way (row 5000 of 6000, after two chunks were written) leaves no
+    # partial file, and an existing target as it was.
+    late_null = "SELECT CASE WHEN range = 5000 THEN NULL ELSE range END::BIGINT FROM range(6000)"
+    fresh = tmp / "fresh.npy"
+    try:
+        con.execute(f"COPY ({late_null}) TO {lit(fresh)} (FORMAT npy)")
+        fail("a late NULL was accepted")
+    except duckdb.Error as e:
+        check("row 5000" in str(e), f"late NULL named: {e}")
+    check(not fresh.exists(), "a failed COPY leaves no new file")
+    target.write_bytes(b"old contents")
+    try:
+        con.execute(f"COPY ({late_null}) TO {lit(target)} (FORMAT npy)")
+        fail("a late NULL was accepted")
+    except duckdb.Error:
+        pass
+    check(target.read_bytes() == b"old contents", "a failed COPY leaves an existing target as it was")
+    check(not list(tmp.glob("tmp_*")), f"no temporary file left: {list(tmp.glob('tmp_*'))}")
+    # USE_TMP_FILE false onto an existing non-empty file: refused (no truncation in the C API).
+    try:
+        con.execute(f"COPY (SELECT 1::INTEGER) TO {lit(target)} (FORMAT npy, USE_TMP_FILE false)")
+        fail("USE_TMP_FILE false over a non-empty file was accepted")
+    except duckdb.Error as e:
+        check("not empty" in str(e), f"USE_TMP_FILE false refusal says why: {e}")
+    check(target.read_bytes() == b"old contents", "USE_TMP_FILE false: the file is untouched")
     print(f"refusals: {len(cases)} queries refused with row/column named, the database alive after each")
 
 
