@@ -1231,3 +1231,51 @@ mod entry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replacement_scan_names() {
+        use entry::replacement_function as f;
+        assert_eq!(f("a.npy"), Some(c"read_npy"));
+        assert_eq!(f("dir/*.NPY"), Some(c"read_npy"));
+        assert_eq!(f("s3://b/x.npz"), Some(c"read_npz"));
+        assert_eq!(f("x.csv"), None);
+        assert_eq!(f("npy"), None);
+    }
+
+    #[test]
+    fn limits_are_the_librarys_table() {
+        let rows = limit_rows();
+        let get = |n: &str| rows.iter().find(|r| r.0 == n).map(|r| r.1);
+        assert_eq!(
+            get("max_members"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_NPZ_MEMBERS as u64))
+        );
+        assert_eq!(
+            get("max_ratio"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_NPZ_RATIO))
+        );
+        assert_eq!(
+            get("max_header_bytes"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_HEADER_BYTES as u64))
+        );
+        assert_eq!(get("max_total_bytes"), Some(None));
+        assert_eq!(get("max_file_bytes"), Some(None));
+    }
+
+    #[test]
+    fn union_by_name_takes_columns_only() {
+        let shape = Shape {
+            kind: Kind::F64,
+            trailing: vec![3],
+            cols: 3,
+        };
+        let cols = columns(&shape, Layout::Columns, true, true).unwrap();
+        let names: Vec<&str> = cols.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(names, ["c1", "c2", "c3", "filename", "file_row_number"]);
+        assert_eq!(cols[4].1.sql(), "BIGINT");
+    }
+}

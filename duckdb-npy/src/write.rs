@@ -540,6 +540,23 @@ mod tests {
     }
 
     #[test]
+    fn dates_outside_duckdbs_range_are_invalid() {
+        let sel = Sel::Range { start: 0, len: 5 };
+        let (lo, hi) = DATE_RANGE;
+        let ok = ArrayData::DateTime(vec![lo, hi, 0, NAT, -1].into());
+        assert_eq!(invalid(Kind::Date, &ok, sel), None);
+        for bad in [hi + 1, lo - 1, i64::MAX, i64::from(i32::MIN)] {
+            let v = ArrayData::DateTime(vec![0, 1, bad, 2, 3].into());
+            let (at, why) = invalid(Kind::Date, &v, sel).unwrap();
+            assert_eq!(at, 2);
+            assert!(
+                why.contains(&bad.to_string()) && why.contains("DATE"),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
     fn invalid_finds_the_first_count_duckdb_cannot_hold() {
         let secs = Kind::Timestamp(Stamp::Seconds);
         let v =
