@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The DuckDB extension (duckdb-npy/) keeps DuckDB's own promises (issue 28, items 1-3).
 
-1. Sandbox: `read_npy`, `read_npz` and globs read through DuckDB's file system, so they
+1. Sandbox: `read_npy`, `read_npz`, globs, lists of paths and the replacement scan
+   (`FROM 'x.npy'`) read through DuckDB's file system, so they
    are refused exactly when `read_csv` on the same path is refused (`SET
    allowed_directories`, `allowed_paths`, `enable_external_access = false`,
    `disabled_filesystems`), and allowed where it is allowed: every pair of queries is run
@@ -149,6 +150,20 @@ def sandbox_checks(tmp):
             if npy[0] != "ok":
                 check(str(npy_path) in npy[1], f"{label}: the error names the file: {npy[1]:.200}")
             counts[npy_refused] = counts.get(npy_refused, 0) + 1
+            # The same path as a one-element list, and through the replacement scan
+            # (FROM 'x.npy' against FROM 'x.csv'): the same opens, the same refusals.
+            if not what.endswith("directory"):
+                for form, npy_q, csv_q in (
+                        ("list", f"read_npy([{lit(npy_path)}])", f"read_csv([{lit(csv_path)}])"),
+                        ("FROM 'path'", lit(npy_path), lit(csv_path))):
+                    n2 = run(con, f"SELECT count(*) FROM {npy_q}")
+                    c2 = run(con, f"SELECT count(*) FROM {csv_q}")
+                    n2_refused = n2[0] != "ok" and REFUSED in n2[1]
+                    c2_refused = c2[0] != "ok" and REFUSED in c2[1]
+                    check(n2_refused == c2_refused == csv_refused,
+                          f"{label} ({form}): npy refused={n2_refused} ({n2}), csv refused={c2_refused}")
+                    if n2[0] == "ok" and rows is not None:
+                        check(n2[1] == [(rows,)], f"{label} ({form}): rows {n2[1]} want {rows}")
             if what.endswith("file") and "glob" not in what:
                 npz_path = Path(str(npy_path).replace("a.npy", "a.npz"))
                 npz = run(con, f"SELECT count(*) FROM read_npz({lit(npz_path)})")
