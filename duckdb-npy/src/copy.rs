@@ -36,7 +36,10 @@
 //! options are accepted besides `FORMAT` (and DuckDB's own, such as `USE_TMP_FILE`). A
 //! COPY that fails part-way (a NULL in a later chunk) leaves no partial file: DuckDB removes
 //! the file the copy function was writing, and a target that existed is untouched (DuckDB
-//! 2.0.0; `tests/numpy/duckdb_copy.py` checks both).
+//! 2.0.0; `tests/numpy/duckdb_copy.py` checks both). DuckDB's own write options apply:
+//! `PARTITION_BY (k)` writes one array per partition (DuckDB names those files `data_0.`:
+//! the C API has no way to declare the copy function's file extension); `FILE_SIZE_BYTES`
+//! is refused by DuckDB for C API copy functions.
 //!
 //! This module holds the copy function's `unsafe` calls into DuckDB's C API (registration,
 //! the callbacks' info objects, the data chunk's vectors); each block says why it is sound.
