@@ -28,6 +28,7 @@ With --splice FILE the section between `<!-- duckdb:begin -->` and `<!-- duckdb:
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -66,12 +67,22 @@ def make(path: Path, shape, dtype, fortran=False):
     del a
 
 
-def numpy_sum(path: Path) -> float:
+def numpy_sum(path: Path, all_columns=False) -> float:
+    """NumPy's float64 sum of c1 (or, with all_columns, of each row's columns summed in
+    float64 from c1 to cN, as `c1::DOUBLE + c2 + ...` in DuckDB)."""
     a = np.load(path, mmap_mode="r")
-    col = a if a.ndim == 1 else a[:, 0]
     total = 0.0
-    for r0 in range(0, col.shape[0], 1 << 24):
-        total += float(np.sum(col[r0:r0 + (1 << 24)], dtype=np.float64))
+    for r0 in range(0, a.shape[0], 1 << 22):
+        part = a[r0:r0 + (1 << 22)]
+        if a.ndim == 1:
+            total += float(np.sum(part, dtype=np.float64))
+        elif not all_columns:
+            total += float(np.sum(part[:, 0], dtype=np.float64))
+        else:
+            row = part[:, 0].astype(np.float64)
+            for j in range(1, a.shape[1]):
+                row = row + part[:, j].astype(np.float64)
+            total += float(np.sum(row))
     return total
 
 
@@ -82,7 +93,61 @@ def run(ext, query):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def section(gib, runs, rows, base_rss):
+COPY_CHILD = r"""
+import json, sys, time, duckdb
+ext, mode, path, rows = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+con.execute(f"LOAD '{ext}'")
+con.execute("SET enable_progress_bar = false")
+cols = ", ".join(f"(range + {k})::DOUBLE AS c{k + 1}" for k in range(8))
+query = f"SELECT {cols} FROM range({rows})"
+t = time.perf_counter()
+if mode == "fetchnumpy":
+    import numpy as np
+    d = con.execute(query).fetchnumpy()
+    np.save(path, np.stack([d[f"c{k + 1}"] for k in range(8)], axis=1))
+else:
+    con.execute(f"COPY ({query}) TO '{path}' (FORMAT {mode})")
+secs = time.perf_counter() - t
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"secs": secs, "rss_mib": hwm / 1024}))
+"""
+
+
+def copy_bench(ext, d: Path, gib, runs):
+    """COPY (8 DOUBLE columns of gib GiB) TO .npy, to Parquet, and fetchnumpy + np.save:
+    seconds and peak RSS; the .npy's shape, dtype, order and sampled rows are checked
+    (byte identity with np.save is tests/numpy/duckdb_copy.py's)."""
+    rows = gib << 24  # 8 float64 columns: 64 bytes a row
+    out = {}
+    modes = [("npy", d / "copy.npy", runs), ("parquet", d / "copy.parquet", runs),
+             ("fetchnumpy", d / "copy_np.npy", 1)]
+    for _ in range(max(r for _, _, r in modes)):
+        for mode, path, n in modes:
+            if len(out.get(mode, [])) >= n:
+                continue
+            path.unlink(missing_ok=True)
+            p = subprocess.run([sys.executable, "-c", COPY_CHILD, ext, mode, str(path), str(rows)],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                raise SystemExit(f"COPY {mode}: {p.stderr.strip()}")
+            r = json.loads(p.stdout.strip().splitlines()[-1])
+            r["bytes"] = path.stat().st_size
+            if mode == "npy":
+                a = np.load(path, mmap_mode="r")
+                ok = a.shape == (rows, 8) and a.dtype == np.float64 and a.flags.c_contiguous
+                idx = np.array([0, 1, rows // 2, rows - 1])
+                ok = ok and np.array_equal(a[idx], idx[:, None] + np.arange(8)[None, :])
+                del a
+                if not ok:
+                    raise SystemExit("COPY TO npy: wrong array")
+            out.setdefault(mode, []).append(r)
+            path.unlink(missing_ok=True)
+            print(json.dumps({"copy": mode, **r}))
+    return out
+
+
+def section(gib, runs, rows, base_rss, copies, load=None):
     lines = [
         "<!-- duckdb:begin -->",
         f"## DuckDB: `read_npy` vs the converted Parquet file ({gib} GiB)",
@@ -95,6 +160,9 @@ def section(gib, runs, rows, base_rss):
         "after the first run. Peak RSS is the whole process's `VmHWM` (Python and DuckDB",
         f"included: a bare `SELECT 42` process peaks at {base_rss:.0f} MiB). Both answers equal",
         "NumPy's float64 sum of the column (relative tolerance 1e-9). By `benches/duckdb_bench.py`.",
+        "" if load is None else
+        f"Load average (1 min) at the start and end of the run: {load[0]:.1f} and {load[1]:.1f} "
+        f"on {os.cpu_count()} CPUs.",
         "",
         "What each reader must read for `sum(c1)`: the 1-D file is all c1, for both; the Fortran-order",
         "file keeps c1 in one run, which read_npy reads alone (projection pushdown), as Parquet reads",
@@ -102,12 +170,34 @@ def section(gib, runs, rows, base_rss):
         "whole file (every row's bytes) while Parquet, being columnar, reads one eighth of it. Memory",
         "stays at one 1 MiB chunk per DuckDB thread plus DuckDB's vectors, whatever the file size.",
         "",
-        "| file | reader | best s | spread s | file GiB / best s | peak RSS (MiB) |",
-        "|---|---|---:|---:|---:|---:|",
+        "`sum(c1 + … + c8)` (`sum(c1::DOUBLE + c2 + … + c8)`) needs every column: both readers",
+        "read the whole file.",
+        "",
+        "| file | query | reader | best s | spread s | file GiB / best s | peak RSS (MiB) |",
+        "|---|---|---|---:|---:|---:|---:|",
     ]
     for r in rows:
-        lines.append(f"| {r['file']} | {r['reader']} | {r['best']:.3f} | {r['spread']:.3f} | "
+        lines.append(f"| {r['file']} | {r['query']} | {r['reader']} | {r['best']:.3f} | {r['spread']:.3f} | "
                      f"{r['gibps']:.2f} | {r['rss']:.0f} |")
+    lines += [
+        "",
+        f"### `COPY (query) TO 'x.npy' (FORMAT npy)`: a {gib} GiB result",
+        "",
+        f"`COPY (SELECT (range + k)::DOUBLE AS ck … FROM range({gib}·2²⁴)) TO …`: 8 DOUBLE columns,",
+        f"{gib << 24} rows, a (N, 8) C-order float64 array; against `FORMAT parquet` and against",
+        "the way back without the extension, `fetchnumpy()` + `np.stack` + `np.save`. A fresh",
+        "process per run (Python and DuckDB included in the peak RSS, `VmHWM`); the .npy's",
+        "shape, dtype, order and sampled rows are checked with NumPy.",
+        "",
+        "| writer | runs | best s | spread s | output MiB | peak RSS (MiB) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    names = {"npy": "COPY TO (FORMAT npy)", "parquet": "COPY TO (FORMAT parquet)",
+             "fetchnumpy": "fetchnumpy() + np.save"}
+    for mode, rs in copies.items():
+        secs = [r["secs"] for r in rs]
+        lines.append(f"| {names[mode]} | {len(rs)} | {min(secs):.2f} | {max(secs) - min(secs):.2f} | "
+                     f"{rs[0]['bytes'] / 2**20:.0f} | {max(r['rss_mib'] for r in rs):.0f} |")
     lines.append("<!-- duckdb:end -->")
     return "\n".join(lines) + "\n"
 
@@ -137,6 +227,7 @@ def main():
         ("emb_C", (g << 25, 8), "<f4", False, f"float32 ({g}·2²⁵, 8) C order"),
         ("emb_F", (g << 25, 8), "<f4", True, f"float32 ({g}·2²⁵, 8) Fortran order"),
     ]
+    load0 = os.getloadavg()[0]
     base_rss = min(run(ext, "SELECT 42")["rss_mib"] for _ in range(3))
     rows, bad = [], False
     for name, shape, dtype, fortran, label in files:
@@ -145,29 +236,35 @@ def main():
         if not parquet.exists() or parquet.stat().st_mtime < npy.stat().st_mtime:
             subprocess.run([str(args.bin), "convert", str(npy), "-o", str(parquet), "--to", "parquet"],
                            check=True, stdout=subprocess.DEVNULL)
-        want = numpy_sum(npy)
-        queries = {
-            "read_npy": f"SELECT sum(c1) FROM read_npy('{npy}')",
-            "Parquet": f"SELECT sum(c1) FROM '{parquet}'",
-        }
-        results = {k: [] for k in queries}
-        run(ext, queries["read_npy"])  # warm the page cache for both files
-        run(ext, queries["Parquet"])
-        for _ in range(args.runs):
-            for k, q in queries.items():
-                results[k].append(run(ext, q))
-        size_gib = npy.stat().st_size / 2**30
-        for k, rs in results.items():
-            for r in rs:
-                if abs(r["value"] - want) > 1e-9 * max(1.0, abs(want)):
-                    print(f"{name} {k}: sum {r['value']!r} != NumPy's {want!r}")
-                    bad = True
-            secs = [r["secs"] for r in rs]
-            row = {"file": label, "reader": k, "best": min(secs), "spread": max(secs) - min(secs),
-                   "gibps": size_gib / min(secs), "rss": max(r["rss_mib"] for r in rs)}
-            rows.append(row)
-            print(json.dumps(row))
-    text = section(g, args.runs, rows, base_rss)
+        exprs = {"sum(c1)": ("sum(c1)", numpy_sum(npy))}
+        if len(shape) > 1:
+            every = " + ".join(["c1::DOUBLE"] + [f"c{j}" for j in range(2, shape[1] + 1)])
+            exprs[f"sum(c1 + … + c{shape[1]})"] = (f"sum({every})", numpy_sum(npy, all_columns=True))
+        for what, (expr, want) in exprs.items():
+            queries = {
+                "read_npy": f"SELECT {expr} FROM read_npy('{npy}')",
+                "Parquet": f"SELECT {expr} FROM '{parquet}'",
+            }
+            results = {k: [] for k in queries}
+            run(ext, queries["read_npy"])  # warm the page cache for both files
+            run(ext, queries["Parquet"])
+            for _ in range(args.runs):
+                for k, q in queries.items():
+                    results[k].append(run(ext, q))
+            size_gib = npy.stat().st_size / 2**30
+            for k, rs in results.items():
+                for r in rs:
+                    if abs(r["value"] - want) > 1e-9 * max(1.0, abs(want)):
+                        print(f"{name} {k} {what}: {r['value']!r} != NumPy's {want!r}")
+                        bad = True
+                secs = [r["secs"] for r in rs]
+                row = {"file": label, "query": what, "reader": k, "best": min(secs),
+                       "spread": max(secs) - min(secs), "gibps": size_gib / min(secs),
+                       "rss": max(r["rss_mib"] for r in rs)}
+                rows.append(row)
+                print(json.dumps(row))
+    copies = copy_bench(ext, args.dir, g, args.runs)
+    text = section(g, args.runs, rows, base_rss, copies, (load0, os.getloadavg()[0]))
     print(text)
     if args.splice:
         splice(args.splice, text)

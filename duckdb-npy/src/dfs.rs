@@ -15,7 +15,7 @@
 #![allow(unsafe_code)]
 
 use std::ffi::{CStr, CString};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ptr::null_mut;
 use std::sync::Mutex;
 
@@ -116,13 +116,24 @@ impl DuckFs {
         // `duckdb_table_function_get_client_context` (stable since v1.5.6) writes a new
         // client context wrapper to `ctx`, or leaves it null.
         unsafe { ffi::duckdb_table_function_get_client_context(info, &mut ctx) };
+        // SAFETY: `ctx` is null or the new wrapper just created, used nowhere else.
+        unsafe { DuckFs::of_context(ctx) }
+    }
+
+    /// The file system of a client context, whose wrapper `ctx` this destroys.
+    ///
+    /// # Safety
+    ///
+    /// `ctx` must be null or a client context wrapper DuckDB just created for the caller
+    /// (`duckdb_*_get_client_context`), not used afterwards.
+    pub unsafe fn of_context(mut ctx: ffi::duckdb_client_context) -> Result<DuckFs, String> {
         if ctx.is_null() {
-            return Err("internal: DuckDB gave no client context to bind".into());
+            return Err("internal: DuckDB gave no client context".into());
         }
-        // SAFETY: `ctx` is the live wrapper just created; the file system wrapper DuckDB
-        // returns refers to the context's `FileSystem` (owned by the ClientContext, which
-        // outlives every query bound on it), not to the wrapper, which is destroyed next,
-        // exactly once.
+        // SAFETY: `ctx` is the live wrapper (the caller's promise); the file system wrapper
+        // DuckDB returns refers to the context's `FileSystem` (owned by the ClientContext,
+        // which outlives every query bound on it), not to the wrapper, which is destroyed
+        // next, exactly once.
         let fs = unsafe {
             let fs = ffi::duckdb_client_context_get_file_system(ctx);
             ffi::duckdb_destroy_client_context(&mut ctx);
@@ -136,8 +147,28 @@ impl DuckFs {
         })
     }
 
+    /// Opens `path` for writing through DuckDB (its access rules apply), creating it when
+    /// it does not exist. DuckDB's C API cannot truncate a file: the caller checks its size.
+    pub fn create(&self, path: &str) -> Result<DuckFile, OpenError> {
+        self.open_with(
+            path,
+            &[
+                ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_WRITE,
+                ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_CREATE,
+            ],
+        )
+    }
+
     /// Opens `path` for reading through DuckDB (its access rules apply).
     pub fn open(&self, path: &str) -> Result<DuckFile, OpenError> {
+        self.open_with(path, &[ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_READ])
+    }
+
+    fn open_with(
+        &self,
+        path: &str,
+        flags: &[ffi::duckdb_file_flag],
+    ) -> Result<DuckFile, OpenError> {
         let internal = |m: &str| OpenError {
             permission: false,
             message: m.to_string(),
@@ -158,11 +189,9 @@ impl DuckFs {
         // new file handle (owned by the `DuckFile` below) or null. `opts` is destroyed
         // once, after the open.
         let state = unsafe {
-            ffi::duckdb_file_open_options_set_flag(
-                opts,
-                ffi::duckdb_file_flag_DUCKDB_FILE_FLAG_READ,
-                true,
-            );
+            for &flag in flags {
+                ffi::duckdb_file_open_options_set_flag(opts, flag, true);
+            }
             let state = ffi::duckdb_file_system_open(fs.0, c.as_ptr(), opts, &mut handle);
             ffi::duckdb_destroy_file_open_options(&mut opts);
             state
@@ -231,15 +260,7 @@ impl Read for DuckFile {
         if buf.is_empty() {
             return Ok(0);
         }
-        if self.at != self.pos {
-            let to = i64::try_from(self.pos)
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "seek past 2**63"))?;
-            // SAFETY: `self.raw` is a live handle; DuckDB checks the position.
-            if unsafe { ffi::duckdb_file_handle_seek(self.raw, to) } != ffi::DuckDBSuccess {
-                return Err(self.error("cannot seek"));
-            }
-            self.at = self.pos;
-        }
+        self.sync_position()?;
         let want = i64::try_from(buf.len()).unwrap_or(i64::MAX);
         // SAFETY: `self.raw` is a live handle; DuckDB writes at most `want <= buf.len()`
         // bytes to `buf`, which we borrow mutably for the call.
@@ -252,6 +273,62 @@ impl Read for DuckFile {
         self.pos = self.pos.saturating_add(got as u64);
         self.at = self.pos;
         Ok(got)
+    }
+}
+
+impl Write for DuckFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        self.sync_position()?;
+        let want = i64::try_from(buf.len()).unwrap_or(i64::MAX);
+        // SAFETY: `self.raw` is a live handle; DuckDB reads at most `want <= buf.len()`
+        // bytes from `buf`, which we borrow for the call.
+        let put = unsafe { ffi::duckdb_file_handle_write(self.raw, buf.as_ptr().cast(), want) };
+        let put = match usize::try_from(put) {
+            Ok(n) if n <= buf.len() && n > 0 => n,
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "DuckDB wrote nothing",
+                ))
+            }
+            Ok(_) => return Err(io::Error::other("DuckDB wrote more bytes than given")),
+            Err(_) => return Err(self.error("cannot write")),
+        };
+        self.pos = self.pos.saturating_add(put as u64);
+        self.at = self.pos;
+        Ok(put)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl DuckFile {
+    /// Moves the handle to the stream position (before a read or a write).
+    fn sync_position(&mut self) -> io::Result<()> {
+        if self.at != self.pos {
+            let to = i64::try_from(self.pos)
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "seek past 2**63"))?;
+            // SAFETY: `self.raw` is a live handle; DuckDB checks the position.
+            if unsafe { ffi::duckdb_file_handle_seek(self.raw, to) } != ffi::DuckDBSuccess {
+                return Err(self.error("cannot seek"));
+            }
+            self.at = self.pos;
+        }
+        Ok(())
+    }
+
+    /// Makes what was written durable (DuckDB's `Sync`: fsync for local files).
+    pub fn sync(&mut self) -> io::Result<()> {
+        // SAFETY: `self.raw` is a live handle.
+        if unsafe { ffi::duckdb_file_handle_sync(self.raw) } != ffi::DuckDBSuccess {
+            return Err(self.error("cannot sync"));
+        }
+        Ok(())
     }
 }
 

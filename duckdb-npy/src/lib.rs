@@ -1,20 +1,29 @@
-//! # duckdb-npy: `read_npy` and `read_npz` for DuckDB
+//! # duckdb-npy: `read_npy`, `read_npz` and `COPY … TO 'x.npy'` for DuckDB
 //!
 //! A DuckDB loadable extension (built on the `duckdb` crate's C-API `loadable-extension`
 //! and `vtab` features; no DuckDB C++ is compiled) that reads NumPy `.npy` files, and one
 //! member of an `.npz` archive, through npyguard: every file is validated as npyguard
 //! validates it, and every npyguard error becomes a DuckDB error naming the file and the
-//! byte offset.
+//! byte offset. It also writes query results as `.npy` ([`copy`]).
 //!
 //! ```sql
 //! SET allow_unsigned_extensions = true;   -- or duckdb.connect(config={...})
 //! LOAD '/path/to/npy.duckdb_extension';    -- the path `bash duckdb-npy/build.sh` prints
 //! SELECT * FROM read_npy('emb.npy', layout := 'rowlists');   -- c1 FLOAT[8]
+//! SELECT * FROM 'emb.npy';                                    -- c1 … c8 (a replacement scan)
+//! COPY (SELECT * FROM t) TO 'out.npy' (FORMAT npy);          -- np.save's bytes
+//! SELECT * FROM npy_limits();                                 -- the default limits
 //! ```
 //!
-//! `read_npy(path_or_glob, layout := 'columns' | 'rowlists' | 'nonzeros',
+//! Registered on `LOAD` (the entry point `npy_init_c_api`, written out as the duckdb crate's
+//! `#[duckdb_entrypoint_c_api]` generates it, plus a raw connection and the database for what
+//! the crate does not wrap): the table functions `read_npy`, `read_npz`, `npy_limits`; the
+//! copy function `npy` ([`copy`]); a replacement scan that reads a table name ending in
+//! `.npy` (a path or glob) with `read_npy` and one ending in `.npz` with `read_npz`.
+//!
+//! `read_npy(path_or_glob | [paths or globs], layout := 'columns' | 'rowlists' | 'nonzeros',
 //! max_file_bytes := BIGINT, numpy_strict := false, filename := false,
-//! datetime_counts := false)`:
+//! file_row_number := false, union_by_name := false, datetime_counts := false)`:
 //!
 //! - `columns` (default): `c1 … cN`, one per element of a row (the axes after the first,
 //!   flattened in C order; a 0-d or 1-D array is one column `c1`), one row per index of
@@ -26,10 +35,13 @@
 //!
 //! The types are in [`types`]; `datetime_counts := true` reads every `M8`/`m8` column as
 //! its BIGINT counts of the dtype's unit (NaT is NULL) instead of TIMESTAMP/INTERVAL. A
-//! glob reads every matching file in sorted order; all must
-//! give the same DuckDB type and trailing shape (byte order and memory order may differ),
-//! else an error names the first file that differs. `filename := true` adds a `filename
-//! VARCHAR` column.
+//! glob reads every matching file in sorted order (a list of paths: in the list's order,
+//! each glob sorted); all must give the same DuckDB type and trailing shape (byte order and
+//! memory order may differ), else an error names the first file that differs; with
+//! `union_by_name := true` (layout `columns`) files of one type and different widths give
+//! `c1 … cN` of the widest, NULL where a file has fewer columns (those are not read).
+//! `filename := true` adds a `filename VARCHAR` column, `file_row_number := true` a
+//! `file_row_number BIGINT` column (the row's index along its file's first axis).
 //!
 //! **Streaming.** A scan hands rows out in units of about [`UNIT_BYTES`] to DuckDB's threads
 //! (a thread takes a unit, or one another thread left between two vectors); a unit is read
@@ -44,16 +56,16 @@
 //! payload at all (the header and the file's length are always checked; bytes not read are
 //! not validated, which matters only for `U` text).
 //!
-//! `read_npz(path, member := 'name', max_members := 4096, max_total_bytes := NULL,
+//! `read_npz(path, member := 'name', max_members := 65536, max_total_bytes := NULL,
 //! max_ratio := 1000, …)` reads one member of an archive (the only member when `member` is
 //! omitted and there is one array), with the same layouts and options, streamed in row
 //! chunks through npyguard's `NpzArchive::row_chunks` (size and CRC are checked at the end;
 //! a Fortran-order member of more than one dimension is one chunk, as npyguard streams it).
 //! The archive limits are npyguard's `ReadOptions` (`with_max_npz_members`,
 //! `with_max_npz_total_bytes`, `with_max_npz_ratio`), checked as bytes arrive, under the
-//! names of `npyguard.load_npz` and the CLI's flags, with `load_npz`'s defaults
-//! ([`DEFAULT_MAX_MEMBERS`], [`DEFAULT_MAX_RATIO`]; the library's own `ReadOptions::new()`
-//! has no ratio limit): `max_members` (the member count, checked from the zip's end record
+//! names of `npyguard.load_npz` and the CLI's flags, with the defaults of every door
+//! (npyguard's one table, [`ReadOptions::default`]: 65 536 members, ratio 1000, no total;
+//! `SELECT * FROM npy_limits()` lists them, see [`limit_rows`]): `max_members` (the member count, checked from the zip's end record
 //! before the directory is read), `max_total_bytes` (decompressed bytes read from the
 //! archive), `max_ratio` (a member's decompressed size over its compressed size: a deflate
 //! bomb stops after 1000 × its compressed bytes), `max_file_bytes` (each member's `.npy`
@@ -70,16 +82,20 @@
 //!
 //! **Only values DuckDB can hold.** A timestamp count outside DuckDB's range for its type
 //! (290309-12-22 BC to 294247-01-10 in s/ms/µs; DuckDB's ±infinity counts ±(2⁶³ − 1) in every
-//! unit) is an error naming the file, the row and the column ([`write::invalid`]): passed
+//! unit), or an `M8[D]` day count outside DuckDB's DATE range (±(2³¹ − 2); ±(2³¹ − 1) are its
+//! ±infinity), is an error naming the file, the row and the column ([`write::invalid`]): passed
 //! through, such a value made DuckDB's own casts raise an INTERNAL error that invalidated the
 //! database. Every other mapping takes every value of its dtype (see [`types`]).
 //!
-//! `unsafe`: the entry point generated by `#[duckdb_entrypoint_c_api]`, one typed copy into a
-//! DuckDB vector ([`write::put`]), and the calls into DuckDB's file system ([`dfs`]).
+//! `unsafe`: the entry point (registration, the replacement scan callback), the typed copies
+//! into a DuckDB vector ([`write::put`], [`write::put_with`]), the calls into DuckDB's file
+//! system ([`dfs`]) and the copy function's callbacks ([`copy`]); each block says why it is
+//! sound.
 
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod copy;
 pub mod dfs;
 pub mod source;
 pub mod types;
@@ -144,6 +160,8 @@ pub struct Bind {
     counts: bool,
     layout: Layout,
     shape: Shape,
+    /// Each input's own shape (with `union_by_name`, narrower than `shape`).
+    shapes: Vec<Shape>,
     columns: Vec<(String, SqlType)>,
     /// Rows of each input (checked again when it is opened to be read).
     rows: Vec<usize>,
@@ -174,19 +192,40 @@ pub struct Scan {
 /// next element to test (nonzeros)).
 struct Worker {
     path: PathBuf,
+    /// Elements per row of this input (with `union_by_name`, up to the scan's).
+    cols: usize,
     rows: Rows,
     chunk: Option<(usize, Chunk, usize)>,
 }
 
-/// `read_npz`'s default limit on an archive's members (as `npyguard.load_npz`'s
-/// `max_members`): checked against the zip's end record before the directory is read.
-pub const DEFAULT_MAX_MEMBERS: u64 = 4096;
+/// The extension's defaults: npyguard's one table ([`ReadOptions::default`], from
+/// [`npyguard::limits`]), the same as the CLI's and the Python package's. `npy_limits()`
+/// reports them from SQL.
+pub fn defaults() -> ReadOptions {
+    ReadOptions::default()
+}
 
-/// `read_npz`'s default limit on a member's decompressed size divided by its compressed
-/// size (as `npyguard.load_npz`'s `max_ratio`): a deflate bomb (deflate reaches about
-/// 1032:1) is stopped as soon as a member inflates past 1000 times its compressed bytes.
-/// `np.savez_compressed` of constant data can reach 1028:1: raise it for such files.
-pub const DEFAULT_MAX_RATIO: u64 = 1000;
+/// The rows of `npy_limits()`: each limit's name (the named parameter of `read_npy` /
+/// `read_npz`, except `max_header_bytes`, which has none), its default (`None`: no limit)
+/// and which functions take it.
+pub fn limit_rows() -> Vec<(&'static str, Option<u64>, &'static str)> {
+    let d = defaults();
+    vec![
+        ("max_file_bytes", d.max_file_bytes(), "read_npy, read_npz"),
+        (
+            "max_header_bytes",
+            Some(d.max_header_bytes() as u64),
+            "read_npy, read_npz (fixed)",
+        ),
+        (
+            "max_members",
+            d.max_npz_members().map(|n| n as u64),
+            "read_npz",
+        ),
+        ("max_total_bytes", d.max_npz_total_bytes(), "read_npz"),
+        ("max_ratio", d.max_npz_ratio(), "read_npz"),
+    ]
+}
 
 /// A non-negative BIGINT named parameter: absent → `Ok(None)` and `default` applies;
 /// NULL → no limit; a value → that limit.
@@ -204,15 +243,21 @@ fn limit_param(bind: &BindInfo, name: &str, default: Option<u64>) -> Result<Opti
 }
 
 fn opts_of(bind: &BindInfo, npz: bool) -> Result<ReadOptions, String> {
+    let d = defaults();
     let mut opts =
-        ReadOptions::new().with_max_file_bytes(limit_param(bind, "max_file_bytes", None)?);
+        d.clone()
+            .with_max_file_bytes(limit_param(bind, "max_file_bytes", d.max_file_bytes())?);
     if npz {
-        let members = limit_param(bind, "max_members", Some(DEFAULT_MAX_MEMBERS))?
+        let members = limit_param(bind, "max_members", d.max_npz_members().map(|n| n as u64))?
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         opts = opts
             .with_max_npz_members(members)
-            .with_max_npz_total_bytes(limit_param(bind, "max_total_bytes", None)?)
-            .with_max_npz_ratio(limit_param(bind, "max_ratio", Some(DEFAULT_MAX_RATIO))?);
+            .with_max_npz_total_bytes(limit_param(
+                bind,
+                "max_total_bytes",
+                d.max_npz_total_bytes(),
+            )?)
+            .with_max_npz_ratio(limit_param(bind, "max_ratio", d.max_npz_ratio())?);
     }
     if let Some(v) = bind
         .get_named_parameter("numpy_strict")
@@ -233,6 +278,32 @@ fn bool_param(bind: &BindInfo, name: &str) -> bool {
     bind.get_named_parameter(name)
         .filter(|v| !v.is_null())
         .is_some_and(|v| v.to_bool())
+}
+
+/// The first parameter as paths: a string, or a list of strings (`['a.npy', 'b/*.npy']`).
+fn path_params(bind: &BindInfo, what: &str) -> Result<Vec<String>, String> {
+    let v = bind.get_parameter(0);
+    if v.is_null() {
+        return Err(format!("{what} must not be NULL"));
+    }
+    match v.to_list() {
+        Some(items) => {
+            if items.is_empty() {
+                return Err(format!("{what}: an empty list of paths"));
+            }
+            items
+                .iter()
+                .map(|x| {
+                    if x.is_null() {
+                        Err(format!("{what}: a NULL in the list of paths"))
+                    } else {
+                        Ok(x.to_string())
+                    }
+                })
+                .collect()
+        }
+        None => Ok(vec![v.to_string()]),
+    }
 }
 
 fn first_param(bind: &BindInfo, what: &str) -> Result<String, String> {
@@ -256,6 +327,7 @@ fn columns(
     shape: &Shape,
     layout: Layout,
     filename: bool,
+    row_number: bool,
 ) -> Result<Vec<(String, SqlType)>, String> {
     let kind = shape.kind;
     let mut cols = match layout {
@@ -309,6 +381,9 @@ fn columns(
     if filename {
         cols.push(("filename".to_string(), SqlType::Varchar));
     }
+    if row_number {
+        cols.push(("file_row_number".to_string(), SqlType::FileRowNumber));
+    }
     Ok(cols)
 }
 
@@ -344,6 +419,7 @@ fn scalar_handle(kind: Kind) -> LogicalTypeHandle {
         Kind::Timestamp(types::Stamp::Micros) => L::Timestamp,
         Kind::Timestamp(types::Stamp::Nanos) => L::TimestampNs,
         Kind::Interval => L::Interval,
+        Kind::Date => L::Date,
     };
     LogicalTypeHandle::from(id)
 }
@@ -356,6 +432,7 @@ fn handle(t: &SqlType) -> LogicalTypeHandle {
         SqlType::Integer => LogicalTypeId::Integer.into(),
         SqlType::Bigint => LogicalTypeId::Bigint.into(),
         SqlType::Varchar => LogicalTypeId::Varchar.into(),
+        SqlType::FileRowNumber => LogicalTypeId::Bigint.into(),
     }
 }
 
@@ -366,6 +443,12 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
     let counts = bool_param(bind, "datetime_counts");
     let layout = Layout::parse(string_param(bind, "layout").as_deref().unwrap_or("columns"))?;
     let filename = bool_param(bind, "filename");
+    let row_number = bool_param(bind, "file_row_number");
+    let union = bool_param(bind, "union_by_name");
+    if union && layout != Layout::Columns {
+        return Err("union_by_name := true needs layout := 'columns'".into());
+    }
+    let mut shapes = Vec::new();
     let mut rows_total: u64 = 0;
     let mut rows = Vec::new();
     let mut first_row_bytes: Option<usize> = None;
@@ -379,19 +462,42 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
             for path in files {
                 let reader = source::open(&fs, path, &opts)?;
                 let shape = Shape::of(reader.header(), counts).map_err(|e| file_error(path, e))?;
+                shapes.push(shape.clone());
                 rows_total = rows_total.saturating_add(reader.num_rows() as u64);
                 rows.push(reader.num_rows());
                 if first_row_bytes.is_none() {
                     first_row_bytes = Some(source::row_bytes(reader.header()));
                 }
-                match &first {
+                match &mut first {
                     None => first = Some((path.clone(), shape)),
+                    Some((p0, s0)) if union && s0.kind == shape.kind => {
+                        // c1 … cN by name: the widest file's columns; narrower files' rows
+                        // have NULL in the columns they lack.
+                        let _ = p0;
+                        if shape.cols > s0.cols {
+                            s0.cols = shape.cols;
+                            s0.trailing = vec![shape.cols];
+                        }
+                    }
+                    Some((p0, s0)) if union => {
+                        return Err(file_error(
+                            path,
+                            format!(
+                                "union_by_name: every file must have the first file's type ({}, \
+                                 from {}), found {}",
+                                s0.kind.sql(),
+                                p0.display(),
+                                shape.kind.sql()
+                            ),
+                        ))
+                    }
                     Some((p0, s0)) if !s0.same_table(&shape) => {
                         return Err(file_error(
                             path,
                             format!(
                             "every file of the glob must have the first file's type and trailing \
-                                 shape ({} {:?}, from {}), found {} {:?}",
+                                 shape ({} {:?}, from {}), found {} {:?} (union_by_name := true \
+                                 reads files of different widths)",
                             s0.kind.sql(),
                             s0.trailing,
                             p0.display(),
@@ -414,11 +520,14 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
             rows_total = rows.iter().sum::<usize>() as u64;
             let row_bytes = source::row_bytes(&header);
             first_row_bytes = Some(row_bytes);
-            Shape::of(&header, counts)
-                .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?
+            let shape = Shape::of(&header, counts)
+                .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
+            shapes.push(shape.clone());
+            shape
         }
     };
-    let columns = columns(&shape, layout, filename).map_err(|e| file_error(&first_path, e))?;
+    let columns =
+        columns(&shape, layout, filename, row_number).map_err(|e| file_error(&first_path, e))?;
     for (name, t) in &columns {
         bind.add_result_column(name, handle(t));
     }
@@ -437,6 +546,7 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
         counts,
         layout,
         shape,
+        shapes,
         columns,
         rows,
         unit_rows,
@@ -503,12 +613,15 @@ impl Bind {
                 let reader = source::open(&self.fs, path, &self.opts)?;
                 let shape =
                     Shape::of(reader.header(), self.counts).map_err(|e| file_error(path, e))?;
-                if !shape.same_table(&self.shape) || Some(&reader.num_rows()) != self.rows.get(i) {
+                let bound = self.shapes.get(i).ok_or("internal: no such input")?;
+                if !shape.same_table(bound) || Some(&reader.num_rows()) != self.rows.get(i) {
                     return Err(file_error(
                         path,
                         "the file changed its dtype or shape since the query was bound",
                     ));
                 }
+                // Columns this file lacks (union_by_name) are NULL, not read.
+                let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols).collect());
                 (path.clone(), Rows::file(reader, want, range))
             }
             Inputs::Npz { path, member } => (
@@ -516,8 +629,10 @@ impl Bind {
                 source::npz_member(&self.fs, path, member, &self.opts)?,
             ),
         };
+        let cols = self.shapes.get(i).map_or(self.shape.cols, |s| s.cols);
         Ok(Worker {
             path,
+            cols,
             rows,
             chunk: None,
         })
@@ -599,6 +714,7 @@ fn value_error(path: &std::path::Path, row: usize, column: &str, why: &str) -> S
 fn emit_rows(
     bind: &Bind,
     projection: &[u64],
+    file_cols: usize,
     path: &std::path::Path,
     chunk: &Chunk,
     first_row: usize,
@@ -609,7 +725,7 @@ fn emit_rows(
     if n == 0 {
         return Ok(0);
     }
-    let cols = bind.shape.cols;
+    let cols = file_cols;
     for (k, &col) in projection.iter().enumerate() {
         let col = col as usize;
         let Some((_, t)) = bind.columns.get(col) else {
@@ -617,6 +733,11 @@ fn emit_rows(
         };
         match t {
             SqlType::Varchar => write_filename(output, k, path, n),
+            SqlType::FileRowNumber => {
+                let first = first_row + r0;
+                let v: Vec<i64> = (first..first + n).map(|r| r as i64).collect();
+                write::put(&mut output.flat_vector(k), &v)?;
+            }
             SqlType::Array(kind, d) => {
                 let a = whole_rows(chunk)?;
                 let sel = Sel::Range {
@@ -634,6 +755,13 @@ fn emit_rows(
                 }
                 let child = output.array_vector(k).child(n * d);
                 fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
+            }
+            SqlType::Scalar(_) if col >= cols => {
+                // union_by_name: a column this file does not have.
+                let mut v = output.flat_vector(k);
+                for row in 0..n {
+                    v.set_null(row);
+                }
             }
             SqlType::Scalar(kind) => {
                 let (data, per, sel) = column_of(chunk, cols, col, r0, n)?;
@@ -713,8 +841,17 @@ fn emit_nonzeros(
                     Sel::List(&hits),
                 )?;
             }
-            3 => write_filename(output, k, path, n),
-            _ => {}
+            _ => match bind.columns.get(col as usize).map(|c| &c.1) {
+                Some(SqlType::Varchar) => write_filename(output, k, path, n),
+                Some(SqlType::FileRowNumber) => {
+                    let v: Vec<i64> = hits
+                        .iter()
+                        .map(|&i| (first_row + i / cols) as i64)
+                        .collect();
+                    write::put(&mut output.flat_vector(k), &v)?;
+                }
+                _ => {}
+            },
         }
     }
     Ok(n)
@@ -732,8 +869,9 @@ impl Worker {
             if let Some((start, chunk, pos)) = &mut self.chunk {
                 let n = match bind.layout {
                     Layout::Columns | Layout::RowLists => {
-                        let n =
-                            emit_rows(bind, projection, &self.path, chunk, *start, *pos, output)?;
+                        let n = emit_rows(
+                            bind, projection, self.cols, &self.path, chunk, *start, *pos, output,
+                        )?;
                         *pos += n;
                         n
                     }
@@ -797,6 +935,8 @@ fn named() -> Vec<(String, LogicalTypeHandle)> {
         ("numpy_strict".into(), LogicalTypeId::Boolean.into()),
         ("filename".into(), LogicalTypeId::Boolean.into()),
         ("datetime_counts".into(), LogicalTypeId::Boolean.into()),
+        ("file_row_number".into(), LogicalTypeId::Boolean.into()),
+        ("union_by_name".into(), LogicalTypeId::Boolean.into()),
     ]
 }
 
@@ -815,9 +955,12 @@ impl VTab for ReadNpy {
     type BindData = Bind;
 
     fn bind(bind: &BindInfo) -> Res<Bind> {
-        let pattern = first_param(bind, "read_npy's path")?;
+        let patterns = path_params(bind, "read_npy's path")?;
         let fs = DuckFs::of_bind(bind)?;
-        let files = source::expand(&fs, &pattern)?;
+        let mut files = Vec::new();
+        for pattern in &patterns {
+            files.extend(source::expand(&fs, pattern)?);
+        }
         Ok(bind_inputs(bind, fs, Inputs::Files(files))?)
     }
 
@@ -834,7 +977,8 @@ impl VTab for ReadNpy {
     }
 
     fn parameters() -> Option<Vec<LogicalTypeHandle>> {
-        Some(vec![LogicalTypeId::Varchar.into()])
+        // A path or glob (VARCHAR), or a list of them.
+        Some(vec![LogicalTypeId::Any.into()])
     }
 
     fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
@@ -902,24 +1046,236 @@ impl VTab for ReadNpz {
     }
 }
 
-/// The C entry point: the only module where `unsafe` is allowed (the attribute generates
-/// `npy_init_c_api`, which DuckDB calls with its function table; see the duckdb crate).
+/// `npy_limits()`: the defaults ([`limit_rows`]) as rows `name VARCHAR, value BIGINT`
+/// (NULL: no limit), `applies_to VARCHAR`.
+pub struct NpyLimits;
+
+/// `npy_limits()`'s state: whether the rows were emitted.
+pub struct LimitsDone(std::sync::atomic::AtomicBool);
+
+impl VTab for NpyLimits {
+    type InitData = LimitsDone;
+    type BindData = ();
+
+    fn bind(bind: &BindInfo) -> Res<()> {
+        bind.add_result_column("name", LogicalTypeId::Varchar.into());
+        bind.add_result_column("value", LogicalTypeId::Bigint.into());
+        bind.add_result_column("applies_to", LogicalTypeId::Varchar.into());
+        Ok(())
+    }
+
+    fn init(_: &InitInfo) -> Res<LimitsDone> {
+        Ok(LimitsDone(std::sync::atomic::AtomicBool::new(false)))
+    }
+
+    fn func(func: &TableFunctionInfo<Self>, output: &mut DataChunkHandle) -> Res<()> {
+        if func
+            .get_init_data()
+            .0
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            output.set_len(0);
+            return Ok(());
+        }
+        let rows = limit_rows();
+        let names = output.flat_vector(0);
+        let mut values = output.flat_vector(1);
+        let applies = output.flat_vector(2);
+        let mut v = Vec::with_capacity(rows.len());
+        for (i, (name, value, to)) in rows.iter().enumerate() {
+            names.insert(i, *name);
+            applies.insert(i, *to);
+            v.push(value.map_or(0, |x| i64::try_from(x).unwrap_or(i64::MAX)));
+        }
+        write::put(&mut values, &v)?;
+        for (i, (_, value, _)) in rows.iter().enumerate() {
+            if value.is_none() {
+                values.set_null(i);
+            }
+        }
+        output.set_len(rows.len());
+        Ok(())
+    }
+}
+
+/// The C entry point (`npy_init_c_api`, which DuckDB calls on `LOAD` with its function
+/// table), written out as the duckdb crate's `#[duckdb_entrypoint_c_api]` generates it, plus
+/// what that macro does not reach: the database (for the replacement scan) and a raw
+/// connection (for the copy function).
 mod entry {
     #![allow(unsafe_code)]
-    use super::{ReadNpy, ReadNpz, Res};
-    use duckdb::{duckdb_entrypoint_c_api, Connection};
+    use super::{NpyLimits, ReadNpy, ReadNpz, Res};
+    use duckdb::{ffi, Connection};
+    use std::ffi::CStr;
+    use std::ptr::null_mut;
 
-    /// The extension's entry point (DuckDB calls `npy_init_c_api` on `LOAD`): registers
-    /// `read_npy` and `read_npz`.
+    /// The oldest DuckDB C API this extension asks for (the V1 struct's v1.5.6 band).
+    const MIN_DUCKDB_VERSION: &str = "v1.5.6";
+
+    /// Registers everything on the database `db`.
     ///
     /// # Safety
     ///
-    /// Called by DuckDB only, through the C entry point the attribute generates, with the
-    /// connection DuckDB hands to extensions.
-    #[duckdb_entrypoint_c_api(ext_name = "npy", min_duckdb_version = "v1.5.6")]
-    pub unsafe fn extension_entrypoint(con: Connection) -> Res<()> {
+    /// `db` must be the live database DuckDB hands to this extension, after DuckDB's C API
+    /// was initialized for it.
+    unsafe fn register(db: ffi::duckdb_database) -> Res<()> {
+        // SAFETY: `db` is live (the caller's promise); the crate's connection wraps it
+        // without closing it.
+        let con = unsafe { Connection::open_from_raw(db.cast())? };
         con.register_table_function::<ReadNpy>("read_npy")?;
         con.register_table_function::<ReadNpz>("read_npz")?;
+        con.register_table_function::<NpyLimits>("npy_limits")?;
+        let mut raw: ffi::duckdb_connection = null_mut();
+        // SAFETY: `db` is live; `raw` receives a new connection, disconnected once below.
+        if unsafe { ffi::duckdb_connect(db, &mut raw) } != ffi::DuckDBSuccess {
+            return Err("cannot connect to the database".into());
+        }
+        // SAFETY: `raw` is a live connection; the C API is initialized.
+        let copy = unsafe { crate::copy::register(raw) };
+        // SAFETY: `raw` was connected above and is disconnected once, here.
+        unsafe { ffi::duckdb_disconnect(&mut raw) };
+        copy?;
+        // SAFETY: `db` is live; the callback is a plain function with no data to free.
+        unsafe { ffi::duckdb_add_replacement_scan(db, Some(replacement), null_mut(), None) };
         Ok(())
+    }
+
+    /// The function a replacement scan of `name` calls: `read_npy` for a name ending in
+    /// `.npy` (a path or a glob), `read_npz` for `.npz` (case-insensitive).
+    pub(crate) fn replacement_function(name: &str) -> Option<&'static CStr> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".npy") {
+            Some(c"read_npy")
+        } else if lower.ends_with(".npz") {
+            Some(c"read_npz")
+        } else {
+            None
+        }
+    }
+
+    /// The replacement scan: `FROM 'x.npy'` is `FROM read_npy('x.npy')`, `FROM 'x.npz'` is
+    /// `FROM read_npz('x.npz')`.
+    unsafe extern "C" fn replacement(
+        info: ffi::duckdb_replacement_scan_info,
+        table_name: *const std::os::raw::c_char,
+        _data: *mut std::os::raw::c_void,
+    ) {
+        if table_name.is_null() {
+            return;
+        }
+        // SAFETY: DuckDB passes the table name as a NUL-terminated string alive for the call.
+        let name = unsafe { CStr::from_ptr(table_name) };
+        let Some(function) = replacement_function(&name.to_string_lossy()) else {
+            return;
+        };
+        // SAFETY: `info` is live for the call; the value is new, copied by DuckDB when
+        // added, and destroyed once here.
+        unsafe {
+            ffi::duckdb_replacement_scan_set_function_name(info, function.as_ptr());
+            let mut v = ffi::duckdb_create_varchar(table_name);
+            ffi::duckdb_replacement_scan_add_parameter(info, v);
+            ffi::duckdb_destroy_value(&mut v);
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by DuckDB only, with the extension info and access table of a `LOAD`.
+    unsafe fn init(
+        info: ffi::duckdb_extension_info,
+        access: *const ffi::duckdb_extension_access,
+    ) -> Res<bool> {
+        // SAFETY: DuckDB's promise for the entry point: `access` is its live access table.
+        unsafe {
+            if !ffi::duckdb_rs_extension_api_init(info, access, MIN_DUCKDB_VERSION)? {
+                // No API struct of that version: DuckDB has the reason.
+                return Ok(false);
+            }
+            let get_database = (*access)
+                .get_database
+                .ok_or("get_database function pointer is null in duckdb_extension_access")?;
+            let db_ptr = get_database(info);
+            if db_ptr.is_null() {
+                return Ok(false);
+            }
+            register(*db_ptr)?;
+        }
+        Ok(true)
+    }
+
+    /// The extension's entry point (DuckDB calls `npy_init_c_api` on `LOAD`): registers
+    /// `read_npy`, `read_npz` and the copy function `npy`.
+    ///
+    /// # Safety
+    ///
+    /// Called by DuckDB only, with the extension info and access table of a `LOAD`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn npy_init_c_api(
+        info: ffi::duckdb_extension_info,
+        access: *const ffi::duckdb_extension_access,
+    ) -> bool {
+        // SAFETY: DuckDB's promise, passed on.
+        match unsafe { init(info, access) } {
+            Ok(v) => v,
+            Err(e) => {
+                // SAFETY: `access` is DuckDB's live access table; DuckDB copies the message.
+                unsafe {
+                    if let Some(set_error) = (*access).set_error {
+                        let msg = std::ffi::CString::new(e.to_string().replace('\0', " "))
+                            .unwrap_or_default();
+                        set_error(info, msg.as_ptr());
+                    }
+                }
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replacement_scan_names() {
+        use entry::replacement_function as f;
+        assert_eq!(f("a.npy"), Some(c"read_npy"));
+        assert_eq!(f("dir/*.NPY"), Some(c"read_npy"));
+        assert_eq!(f("s3://b/x.npz"), Some(c"read_npz"));
+        assert_eq!(f("x.csv"), None);
+        assert_eq!(f("npy"), None);
+    }
+
+    #[test]
+    fn limits_are_the_librarys_table() {
+        let rows = limit_rows();
+        let get = |n: &str| rows.iter().find(|r| r.0 == n).map(|r| r.1);
+        assert_eq!(
+            get("max_members"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_NPZ_MEMBERS as u64))
+        );
+        assert_eq!(
+            get("max_ratio"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_NPZ_RATIO))
+        );
+        assert_eq!(
+            get("max_header_bytes"),
+            Some(Some(npyguard::limits::DEFAULT_MAX_HEADER_BYTES as u64))
+        );
+        assert_eq!(get("max_total_bytes"), Some(None));
+        assert_eq!(get("max_file_bytes"), Some(None));
+    }
+
+    #[test]
+    fn union_by_name_takes_columns_only() {
+        let shape = Shape {
+            kind: Kind::F64,
+            trailing: vec![3],
+            cols: 3,
+        };
+        let cols = columns(&shape, Layout::Columns, true, true).unwrap();
+        let names: Vec<&str> = cols.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(names, ["c1", "c2", "c3", "filename", "file_row_number"]);
+        assert_eq!(cols[4].1.sql(), "BIGINT");
     }
 }

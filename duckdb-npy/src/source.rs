@@ -185,6 +185,8 @@ pub enum Rows {
         header: Header,
         /// The columns asked for (C-order index over the trailing axes).
         want: Vec<usize>,
+        /// The read buffer, reused for every run (no fresh pages per run).
+        buf: Vec<u8>,
         /// The next row to read.
         next: usize,
         /// The row after the last one to read.
@@ -308,6 +310,7 @@ impl Rows {
                     file: reader.into_inner(),
                     header: h,
                     want: w,
+                    buf: Vec::new(),
                     next,
                     end,
                     step: (CHUNK_BYTES / row_bytes).max(1),
@@ -378,6 +381,7 @@ impl Rows {
                 file,
                 header,
                 want,
+                buf,
                 next,
                 end: total,
                 step,
@@ -392,7 +396,7 @@ impl Rows {
                 let cols = trailing.iter().product::<usize>();
                 let mut out: Vec<Option<Array>> = (0..cols).map(|_| None).collect();
                 for &j in want.iter() {
-                    let run = fortran_run(file, header, &trailing, j, start..end)?;
+                    let run = fortran_run(file, header, &trailing, j, start..end, buf)?;
                     if let Some(slot) = out.get_mut(j) {
                         *slot = Some(run);
                     }
@@ -431,6 +435,7 @@ fn fortran_run(
     trailing: &[usize],
     j: usize,
     rows: std::ops::Range<usize>,
+    buf: &mut Vec<u8>,
 ) -> Result<Array, String> {
     use std::io::SeekFrom;
     let total = header.shape().first().copied().unwrap_or(1);
@@ -455,9 +460,10 @@ fn fortran_run(
         .payload_offset()
         .saturating_add((first as u64).saturating_mul(size as u64));
     let len = rows.len().saturating_mul(size);
-    let mut buf = vec![0u8; len];
+    buf.resize(len, 0);
+    let buf = buf.get_mut(..len).unwrap_or_default();
     file.seek(SeekFrom::Start(at))
-        .and_then(|_| file.read_exact(&mut buf))
+        .and_then(|_| file.read_exact(buf))
         .map_err(|e| format!("io at byte {at}: expected {len} payload bytes: {e}"))?;
     let sub =
         Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
@@ -478,7 +484,7 @@ fn fortran_run(
             None => e.to_string(),
         }
     };
-    dec.feed(&buf).map_err(placed)?;
+    dec.feed(buf).map_err(placed)?;
     dec.finish().map_err(placed)
 }
 

@@ -12,8 +12,9 @@
 //! | `U<n>` | `VARCHAR` | trailing NULs stripped (NumPy's value) |
 //! | `V<n>` | `BLOB` | the raw bytes |
 //! | `M8[s]` `M8[ms]` `M8[us]` `M8[ns]` | `TIMESTAMP_S` `TIMESTAMP_MS` `TIMESTAMP` `TIMESTAMP_NS` | the same count of the same unit; NaT is NULL; a count DuckDB cannot hold is an error (see below) |
+//! | `M8[D]` | `DATE` | the same count of days; NaT is NULL; a count outside DuckDB's DATE range (±(2³¹ − 2) days: 5877642-06-25 (BC) to 5881580-07-10) is an error, as for timestamps |
 //! | `m8[us]` | `INTERVAL` | the microseconds (`epoch_us(c1)` gives the count back); NaT is NULL |
-//! | other `M8`/`m8` units and multiples (`M8[D]`, `M8[25s]`, `m8[s]`, `m8[ns]`, …) | `BIGINT` | the count of the dtype's unit, as stored (the unit is the file's dtype); NaT is NULL |
+//! | other `M8`/`m8` units and multiples (`M8[W]`, `M8[2D]`, `M8[25s]`, `m8[s]`, `m8[ns]`, …) | `BIGINT` | the count of the dtype's unit, as stored (the unit is the file's dtype); NaT is NULL |
 //! | any `M8`/`m8` with `datetime_counts := true` | `BIGINT` | the count, as stored; NaT is NULL |
 //! | records | refused | |
 //!
@@ -82,6 +83,8 @@ pub enum Kind {
     Void,
     /// `M8` in seconds, milli-, micro- or nanoseconds → the TIMESTAMP of that unit.
     Timestamp(Stamp),
+    /// `M8[D]` → DATE (days; a count outside DuckDB's range is an error).
+    Date,
     /// `m8[us]` → INTERVAL (microseconds).
     Interval,
     /// Any other `M8`/`m8` → BIGINT counts of the dtype's unit.
@@ -117,6 +120,8 @@ pub enum SqlType {
     Bigint,
     /// VARCHAR (`filename`).
     Varchar,
+    /// BIGINT `file_row_number`: the row's index along the file's first axis.
+    FileRowNumber,
 }
 
 impl Kind {
@@ -140,6 +145,7 @@ impl Kind {
             Dtype::Bytes(_) => Kind::Bytes,
             Dtype::Unicode(..) => Kind::Text,
             Dtype::Void(_) => Kind::Void,
+            Dtype::DateTime(u, _) if u.multiple == 1 && u.unit == TimeUnit::Day => Kind::Date,
             Dtype::DateTime(u, _) => match stamp(*u) {
                 Some(s) => Kind::Timestamp(s),
                 None => Kind::Counts,
@@ -181,6 +187,7 @@ impl Kind {
             Kind::Timestamp(Stamp::Micros) => "TIMESTAMP",
             Kind::Timestamp(Stamp::Nanos) => "TIMESTAMP_NS",
             Kind::Interval => "INTERVAL",
+            Kind::Date => "DATE",
         }
     }
 
@@ -188,7 +195,7 @@ impl Kind {
     /// the dtype's unit (NaT is NULL); other kinds are unchanged.
     pub fn as_counts(self) -> Kind {
         match self {
-            Kind::Timestamp(_) | Kind::Interval => Kind::Counts,
+            Kind::Timestamp(_) | Kind::Interval | Kind::Date => Kind::Counts,
             other => other,
         }
     }
@@ -209,6 +216,7 @@ impl SqlType {
             SqlType::Integer => "INTEGER".into(),
             SqlType::Bigint => "BIGINT".into(),
             SqlType::Varchar => "VARCHAR".into(),
+            SqlType::FileRowNumber => "BIGINT".into(),
         }
     }
 }
@@ -278,7 +286,9 @@ mod tests {
         assert_eq!(kind("<M8[ms]").unwrap().sql(), "TIMESTAMP_MS");
         assert_eq!(kind(">M8[us]").unwrap().sql(), "TIMESTAMP");
         assert_eq!(kind("<M8[ns]").unwrap().sql(), "TIMESTAMP_NS");
-        assert_eq!(kind("<M8[D]").unwrap(), Kind::Counts);
+        assert_eq!(kind("<M8[D]").unwrap().sql(), "DATE");
+        assert_eq!(kind("<M8[2D]").unwrap(), Kind::Counts);
+        assert_eq!(kind("<M8[W]").unwrap(), Kind::Counts);
         assert_eq!(kind("<M8[25s]").unwrap(), Kind::Counts);
         assert_eq!(kind("<m8[s]").unwrap(), Kind::Counts);
         assert_eq!(kind("<m8[ms]").unwrap(), Kind::Counts);

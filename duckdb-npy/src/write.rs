@@ -1,6 +1,7 @@
-//! Values of a decoded chunk → DuckDB vectors. The only `unsafe` block of the crate outside
-//! the entry point is in [`put`]: a typed copy into a vector's memory, after checking at
-//! runtime that the vector's type stores exactly that Rust type and that it has room.
+//! Values of a decoded chunk → DuckDB vectors. This module's `unsafe` blocks are in [`put`]
+//! and [`put_with`]: typed access to a vector's memory, after checking at runtime that the
+//! vector's type stores exactly that Rust type and that it has room (the file system's are
+//! in [`crate::dfs`], the copy function's in [`crate::copy`], the entry point's in `lib.rs`).
 
 use duckdb::core::{FlatVector, Inserter, LogicalTypeId, StructVector};
 use duckdb::ffi::duckdb_interval;
@@ -76,7 +77,7 @@ plain! {
     bool => [Boolean];
     i8 => [Tinyint];
     i16 => [Smallint];
-    i32 => [Integer];
+    i32 => [Integer, Date];
     i64 => [Bigint, Timestamp, TimestampS, TimestampMs, TimestampNs];
     u8 => [UTinyint];
     u16 => [USmallint];
@@ -114,6 +115,36 @@ pub fn put<T: Plain>(v: &mut FlatVector, values: &[T]) -> Result<(), String> {
     Ok(())
 }
 
+/// Fills the first `n` rows of `v` with `fill`, which is given exactly those `n` slots.
+#[allow(unsafe_code)]
+pub fn put_with<T: Plain>(
+    v: &mut FlatVector,
+    n: usize,
+    fill: impl FnOnce(&mut [T]),
+) -> Result<(), String> {
+    let id = v.logical_type().id();
+    if !T::IDS.contains(&id) {
+        return Err(format!(
+            "internal: a {id:?} vector cannot take {}",
+            std::any::type_name::<T>()
+        ));
+    }
+    if n > v.capacity() {
+        return Err(format!(
+            "internal: {n} values for a vector of {}",
+            v.capacity()
+        ));
+    }
+    // SAFETY: as in `put`: the vector's type stores exactly `T` contiguously (checked just
+    // above), `n` is within its capacity (checked above), and we hold the only handle to
+    // the vector's memory while the chunk is being filled. Every `T: Plain` is a plain
+    // `Copy` type for which any bit pattern the closure writes is a value (bool is written
+    // only from `b != 0`).
+    let dst = unsafe { v.as_mut_slice_with_len::<T>(n) };
+    fill(dst);
+    Ok(())
+}
+
 /// Where a column's values go.
 pub enum Dst<'a> {
     /// A flat vector (or an ARRAY's child).
@@ -144,10 +175,31 @@ pub fn stamp_range(s: Stamp) -> (i64, i64) {
     }
 }
 
+/// DuckDB's finite DATE days (its `infinity` and `-infinity` are ±(2³¹ − 1)).
+pub const DATE_RANGE: (i64, i64) = (-(i32::MAX as i64 - 1), i32::MAX as i64 - 1);
+
 /// The first selected element of `data` that DuckDB cannot hold as `kind` (its position in
 /// `sel`, and why), or `None`. Only timestamps have such values: every other mapping of
 /// [`crate::types`] takes every value of its dtype (see the module table there).
 pub fn invalid(kind: Kind, data: &ArrayData, sel: Sel) -> Option<(usize, String)> {
+    if let (Kind::Date, ArrayData::DateTime(v)) = (kind, data) {
+        let (lo, hi) = DATE_RANGE;
+        return sel.iter().enumerate().find_map(|(k, i)| {
+            let x = *v.get(i)?;
+            if x == NAT || (lo..=hi).contains(&x) {
+                return None;
+            }
+            Some((
+                k,
+                format!(
+                    "datetime64[D] value {x} is outside DuckDB's DATE range ({lo} to {hi} days: \
+                     5877642-06-25 (BC) to 5881580-07-10; ±{} days read as ±infinity); \
+                     datetime_counts := true reads datetimes as their BIGINT counts",
+                    i32::MAX
+                ),
+            ))
+        });
+    }
     let (Kind::Timestamp(s), ArrayData::DateTime(v)) = (kind, data) else {
         return None;
     };
@@ -184,15 +236,74 @@ pub fn invalid(kind: Kind, data: &ArrayData, sel: Sel) -> Option<(usize, String)
     })
 }
 
-fn gather<T: Copy, U>(src: &[T], sel: Sel, f: impl Fn(T) -> U) -> Result<Vec<U>, String> {
-    let mut out = Vec::with_capacity(sel.len());
-    for i in sel.iter() {
-        let x = src
-            .get(i)
-            .ok_or_else(|| format!("internal: element {i} outside a chunk of {}", src.len()))?;
-        out.push(f(*x));
+/// Checks that every element `sel` selects is inside `src` (before an unchecked-free loop).
+fn check_sel<T>(src: &[T], sel: Sel) -> Result<(), String> {
+    let last = match sel {
+        Sel::Range { start, len } if len > 0 => start.checked_add(len - 1),
+        Sel::Strided { start, step, n } if n > 0 => {
+            step.checked_mul(n - 1).and_then(|x| x.checked_add(start))
+        }
+        Sel::List(l) => l.iter().copied().max(),
+        _ => None,
+    };
+    match last {
+        Some(i) if i >= src.len() => Err(format!(
+            "internal: element {i} outside a chunk of {}",
+            src.len()
+        )),
+        None if !sel.is_empty() => Err("internal: a selection past usize".into()),
+        _ => Ok(()),
     }
+}
+
+/// `f` of each selected element of `src`, in order, into `dst` (of `sel.len()` slots).
+fn map_sel<T: Copy, U>(dst: &mut [U], src: &[T], sel: Sel, f: impl Fn(T) -> U) {
+    match sel {
+        Sel::Range { start, len } => {
+            let part = src
+                .get(start..start.saturating_add(len))
+                .unwrap_or_default();
+            for (d, &x) in dst.iter_mut().zip(part) {
+                *d = f(x);
+            }
+        }
+        Sel::Strided { start, step, n } => {
+            let part = src.get(start..).unwrap_or_default();
+            for (d, &x) in dst.iter_mut().zip(part.iter().step_by(step.max(1)).take(n)) {
+                *d = f(x);
+            }
+        }
+        Sel::List(l) => {
+            for (d, &i) in dst.iter_mut().zip(l) {
+                if let Some(&x) = src.get(i) {
+                    *d = f(x);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+fn gather<T: Copy, U: Default + Clone>(
+    src: &[T],
+    sel: Sel,
+    f: impl Fn(T) -> U,
+) -> Result<Vec<U>, String> {
+    check_sel(src, sel)?;
+    let mut out = vec![U::default(); sel.len()];
+    map_sel(&mut out, src, sel, f);
     Ok(out)
+}
+
+/// The selected elements of `src`, converted by `f`, straight into `v`'s first rows.
+fn put_map<T: Copy, U: Plain>(
+    v: &mut FlatVector,
+    src: &[T],
+    sel: Sel,
+    f: impl Fn(T) -> U,
+) -> Result<(), String> {
+    check_sel(src, sel)?;
+    put_with(v, sel.len(), |dst| map_sel(dst, src, sel, f))
 }
 
 /// `put` of the selected elements of a plain slice (no copy when they are consecutive).
@@ -204,7 +315,7 @@ fn put_sel<T: Plain>(v: &mut FlatVector, src: &[T], sel: Sel) -> Result<(), Stri
             .ok_or_else(|| "internal: a range outside the chunk".to_string())?;
         return put(v, part);
     }
-    put(v, &gather(src, sel, |x| x)?)
+    put_map(v, src, sel, |x| x)
 }
 
 /// The units of element `i` of a chunk whose elements are `per` units each.
@@ -226,13 +337,13 @@ pub fn fill(
     match (dst, data) {
         (Dst::Complex(s), ArrayData::C64(v)) => {
             let n = sel.len();
-            put(&mut s.child(0, n), &gather(v, sel, |c| c[0])?)?;
-            put(&mut s.child(1, n), &gather(v, sel, |c| c[1])?)
+            put_map(&mut s.child(0, n), v, sel, |c| c[0])?;
+            put_map(&mut s.child(1, n), v, sel, |c| c[1])
         }
         (Dst::Complex(s), ArrayData::C128(v)) => {
             let n = sel.len();
-            put(&mut s.child(0, n), &gather(v, sel, |c| c[0])?)?;
-            put(&mut s.child(1, n), &gather(v, sel, |c| c[1])?)
+            put_map(&mut s.child(0, n), v, sel, |c| c[0])?;
+            put_map(&mut s.child(1, n), v, sel, |c| c[1])
         }
         (Dst::Complex(_), _) => Err("internal: a STRUCT column for a non-complex dtype".into()),
         (Dst::Flat(f), data) => fill_flat(f, kind, data, per, sel),
@@ -247,7 +358,7 @@ fn fill_flat(
     sel: Sel,
 ) -> Result<(), String> {
     match data {
-        ArrayData::Bool(v) => put(f, &gather(v, sel, |b| b != 0)?),
+        ArrayData::Bool(v) => put_map(f, v, sel, |b| b != 0),
         ArrayData::I8(v) => put_sel(f, v, sel),
         ArrayData::U8(v) => put_sel(f, v, sel),
         ArrayData::I16(v) => put_sel(f, v, sel),
@@ -256,17 +367,20 @@ fn fill_flat(
         ArrayData::U16(v) => put_sel(f, v, sel),
         ArrayData::U32(v) => put_sel(f, v, sel),
         ArrayData::U64(v) => put_sel(f, v, sel),
-        ArrayData::F16(v) => put(f, &gather(v, sel, f16_to_f32)?),
+        ArrayData::F16(v) => put_map(f, v, sel, f16_to_f32),
         ArrayData::F32(v) => put_sel(f, v, sel),
         ArrayData::F64(v) => put_sel(f, v, sel),
         ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => {
-            if kind == Kind::Interval {
+            if kind == Kind::Date {
+                // `invalid` refused every count outside DATE_RANGE (NaT is set NULL below).
+                put_map(f, v, sel, |d| i32::try_from(d).unwrap_or(i32::MIN))?;
+            } else if kind == Kind::Interval {
                 let interval = |micros| duckdb_interval {
                     months: 0,
                     days: 0,
                     micros,
                 };
-                put(f, &gather(v, sel, interval)?)?;
+                put_map(f, v, sel, interval)?;
             } else {
                 put_sel(f, v, sel)?;
             }
@@ -423,6 +537,23 @@ mod tests {
             (-9_223_372_022_400_000_000, i64::MAX - 1)
         );
         assert_eq!(stamp_range(Stamp::Nanos), (i64::MIN + 2, i64::MAX - 1));
+    }
+
+    #[test]
+    fn dates_outside_duckdbs_range_are_invalid() {
+        let sel = Sel::Range { start: 0, len: 5 };
+        let (lo, hi) = DATE_RANGE;
+        let ok = ArrayData::DateTime(vec![lo, hi, 0, NAT, -1].into());
+        assert_eq!(invalid(Kind::Date, &ok, sel), None);
+        for bad in [hi + 1, lo - 1, i64::MAX, i64::from(i32::MIN)] {
+            let v = ArrayData::DateTime(vec![0, 1, bad, 2, 3].into());
+            let (at, why) = invalid(Kind::Date, &v, sel).unwrap();
+            assert_eq!(at, 2);
+            assert!(
+                why.contains(&bad.to_string()) && why.contains("DATE"),
+                "{why}"
+            );
+        }
     }
 
     #[test]

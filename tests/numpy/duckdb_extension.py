@@ -102,6 +102,8 @@ def duck_type(dt):
         return {"s": "TIMESTAMP_S", "ms": "TIMESTAMP_MS", "us": "TIMESTAMP", "ns": "TIMESTAMP_NS"}[unit]
     if k == "m" and count == 1 and unit == "us":
         return "INTERVAL"
+    if k == "M" and count == 1 and unit == "D":
+        return "DATE"
     return "BIGINT"
 
 
@@ -131,6 +133,9 @@ def probes(col, dt):
     count = lambda x: None if np.isnat(x) else int(x.view(np.int64))
     if t == "INTERVAL":
         return [(f"epoch_us({col})", "py", count)]
+    if t == "DATE":
+        # Days since the epoch (DuckDB's date subtraction), exact for every DATE.
+        return [(f"({col} - DATE '1970-01-01')", "py", count)]
     if t.startswith("TIMESTAMP"):
         fn = {"TIMESTAMP_S": "epoch", "TIMESTAMP_MS": "epoch_ms", "TIMESTAMP": "epoch_us",
               "TIMESTAMP_NS": "epoch_ns"}[t]
@@ -149,6 +154,7 @@ STAMP_RANGE = {
     "TIMESTAMP_S": (-9223372022400, 9223372036854),
     "TIMESTAMP_MS": (-9223372022400000, 9223372036854775),
     "TIMESTAMP": (-9223372022400000000, 2**63 - 2),
+    "DATE": (-(2**31 - 2), 2**31 - 2),
     "TIMESTAMP_NS": (-2**63 + 2, 2**63 - 2),
 }
 
