@@ -564,6 +564,14 @@ impl NpzFile {
             .ok_or_else(|| PyValueError::new_err("I/O operation on a closed npz file"))
     }
 
+    /// Forgets what a file object raised before (called before each read of the archive,
+    /// so that an error is chained only to what its own read raised).
+    fn clear_raised(&self) {
+        if let Ok(mut slot) = self.raised.lock() {
+            *slot = None;
+        }
+    }
+
     /// The Python exception for `err`, given what a file object raised meanwhile.
     fn error(&self, py: Python<'_>, err: Error) -> PyErr {
         let raised = self.raised.lock().ok().and_then(|mut slot| slot.take());
@@ -634,6 +642,7 @@ impl NpzFile {
     /// Reads member `name` (with or without `.npy`) and returns it as the bytes of a
     /// `.npy` file (npyguard's writer, byte-identical to what `np.save` writes for it).
     fn member_npy<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        self.clear_raised();
         let array = with_archive!(self.open_archive()?, a => a.array(name));
         let array = array.map_err(|e| self.error(py, e))?;
         // The member re-encoded as np.save writes it (its own byte and memory order), then
@@ -644,6 +653,7 @@ impl NpzFile {
 
     /// The header of member `name`.
     fn member_header<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        self.clear_raised();
         let header = with_archive!(self.open_archive()?, a => a.header(name));
         let header = header.map_err(|e| self.error(py, e))?;
         header_tuple(py, &header, None)

@@ -612,3 +612,35 @@ def test_savez_refuses_before_writing(tmp_path):
     assert not out.exists()
     with pytest.raises(ValueError, match="arr_0"):
         npyguard.savez(tmp_path / "x.npz", np.arange(2), arr_0=np.arange(3))
+
+
+class _Armed(io.BytesIO):
+    """A BytesIO whose read() raises ``exc`` while armed."""
+
+    exc = None
+
+    def read(self, n=-1):
+        if self.exc is not None:
+            raise self.exc
+        return super().read(n)
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt(), SystemExit(2), OSError(errno.EIO, "gone"), RuntimeError("x")])
+def test_npz_member_read_errors_from_a_file_object(exc):
+    buf = io.BytesIO()
+    np.savez(buf, a=np.arange(3), b=RECORD)
+    f = _Armed(buf.getvalue())
+    with npyguard.load_npz(f) as z:
+        f.exc = exc
+        if isinstance(exc, Exception):
+            with pytest.raises(npyguard.IoError) as e:
+                z["a"]
+            assert e.value.__cause__ is exc and isinstance(e.value, OSError)
+        else:
+            with pytest.raises(type(exc)) as e:
+                z["a"]
+            assert e.value is exc
+        f.exc = None
+        # The archive is still usable; a later error is not chained to the earlier one.
+        assert z["a"].tolist() == [0, 1, 2]
+        assert_same(z["b"], RECORD)
