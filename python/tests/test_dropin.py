@@ -372,7 +372,9 @@ def test_npz_mapping_contract():
                 g[key]
             with pytest.raises(KeyError):
                 n[key]
-        with pytest.raises(TypeError):
+        # An unhashable key: TypeError, as a dict lookup and NumPy >= 2.1's NpzFile (NumPy
+        # 2.0's gives KeyError).
+        with pytest.raises((TypeError, KeyError)):
             n[["a"]]
         with pytest.raises(TypeError):
             g[["a"]]
@@ -380,8 +382,7 @@ def test_npz_mapping_contract():
         assert list(g.keys()) == list(n.keys()) == ["a", "b"]
         assert_same(g.get("a"), n.get("a"))
         assert_same(g["b.npy"], n["b.npy"])
-        assert g == {"a": g["a"], "b": g["b"]}.keys() or True  # Mapping: keys, items, values
-        assert [k for k, _ in g.items()] == ["a", "b"]
+        assert [k for k, _ in g.items()] == ["a", "b"] == [k for k, _ in n.items()]
 
 
 @pytest.mark.parametrize("how", ["path", "bytes", "BytesIO", "file"])
