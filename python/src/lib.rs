@@ -9,8 +9,9 @@
 //!   `read_from` check it (same errors: `read_raw_path`, `View::new`, `read_raw_from`; see
 //!   [`raw`]), returned as a [`Payload`] (the payload's bytes as the file holds them,
 //!   handed to NumPy through the array interface, writable) plus the header's fields; NumPy
-//!   then builds the array over those bytes (`np.asarray(payload).view(dtype)`), so there is no second copy
-//!   and the dtype is the file's own (big-endian, records, `S`/`U`/`V`, datetimes).
+//!   then builds the array over those bytes (`np.frombuffer(np.asarray(payload), dtype)`),
+//!   so there is no second copy and the dtype is the file's own (big-endian, records,
+//!   `S`/`U`/`V`, datetimes).
 //! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
 //! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
 //! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
@@ -22,7 +23,7 @@
 //! What a Python file object's own `read`/`seek` raised is chained or re-raised
 //! ([`stream_err`]).
 //!
-//! The package has no `unsafe` (the crate denies `unsafe_code`): NumPy gets a payload's
+//! The package has no `unsafe` (the crate forbids `unsafe_code`): NumPy gets a payload's
 //! memory through the array interface of [`Payload`], which hands over its address as a
 //! number (see there why that is sound).
 
