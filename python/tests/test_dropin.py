@@ -426,6 +426,11 @@ def test_loaded_arrays_never_share_a_dtype(tmp_path):
         ]
         dtypes = [a.dtype for a in arrays] + [npyguard.inspect(p)["dtype"], arch.header("r")["dtype"]]
     assert len({id(d) for d in dtypes}) == len(dtypes)
+    # Nor memory (the memory map excepted: two maps of one file share its pages, as NumPy's).
+    owned = [a for a in arrays if not isinstance(a, np.memmap)]
+    for i, a in enumerate(owned):
+        for b in owned[i + 1 :]:
+            assert not np.shares_memory(a, b)
     # Renaming the fields of one renames no other's, loaded before or after.
     arrays[0].dtype.names = ("x", "y")
     later = npyguard.load(data)
