@@ -18,6 +18,7 @@ use crate::limits::{
 pub struct ReadOptions {
     pub(crate) max_file_bytes: Option<u64>,
     pub(crate) max_header_bytes: usize,
+    pub(crate) max_header_chars: Option<usize>,
     pub(crate) numpy_strict: bool,
     pub(crate) allow_trailing_bytes: bool,
     pub(crate) max_npz_members: Option<usize>,
@@ -31,6 +32,7 @@ impl Default for ReadOptions {
         ReadOptions {
             max_file_bytes: None,
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+            max_header_chars: None,
             numpy_strict: false,
             allow_trailing_bytes: false,
             max_npz_members: Some(DEFAULT_MAX_NPZ_MEMBERS),
@@ -66,6 +68,29 @@ impl ReadOptions {
     #[must_use]
     pub fn with_max_header_bytes(mut self, cap: usize) -> ReadOptions {
         self.max_header_bytes = cap;
+        self
+    }
+
+    /// Limit on the decoded header's length in characters, NumPy's `max_header_size`
+    /// (`np.load(..., max_header_size=n)`: a header of more than `n` characters, padding and
+    /// newline included, is refused). Checked once the header's bytes are read (their
+    /// number is first capped by [`with_max_header_bytes`](ReadOptions::with_max_header_bytes)),
+    /// before any payload byte is. `None` (the default) leaves the character count
+    /// unchecked, except in numpy-strict mode, which applies NumPy's default of
+    /// [`NUMPY_MAX_HEADER_CHARS`](crate::limits::NUMPY_MAX_HEADER_CHARS); a limit set here
+    /// replaces that default.
+    ///
+    /// ```
+    /// use npyguard::{read_bytes, write, ErrorKind, NpyArray, ReadOptions};
+    /// let bytes = write::to_vec(&NpyArray::from_vec(vec![1u8; 3], vec![3]).unwrap().to_array()).unwrap();
+    /// // np.save pads the header to 118 characters.
+    /// assert!(read_bytes(&bytes, &ReadOptions::default().with_max_header_chars(Some(118))).is_ok());
+    /// let err = read_bytes(&bytes, &ReadOptions::default().with_max_header_chars(Some(117))).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::HeaderTooLong);
+    /// ```
+    #[must_use]
+    pub fn with_max_header_chars(mut self, limit: Option<usize>) -> ReadOptions {
+        self.max_header_chars = limit;
         self
     }
 
@@ -168,6 +193,12 @@ impl ReadOptions {
     /// The header-length cap.
     pub fn max_header_bytes(&self) -> usize {
         self.max_header_bytes
+    }
+
+    /// The header's character limit set with
+    /// [`with_max_header_chars`](ReadOptions::with_max_header_chars).
+    pub fn max_header_chars(&self) -> Option<usize> {
+        self.max_header_chars
     }
 
     /// Whether numpy-strict mode is on.

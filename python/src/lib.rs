@@ -8,27 +8,29 @@
 //!   [`ReadOptions`], checked exactly as `npyguard::read_path` / `read_bytes` /
 //!   `read_from` check it (same errors: `read_raw_path`, `View::new`, `read_raw_from`; see
 //!   [`raw`]), returned as a [`Payload`] (the payload's bytes as the file holds them,
-//!   exported through the buffer protocol, writable) plus the header's fields; NumPy then
-//!   builds the array over those bytes with `np.frombuffer`, so there is no second copy
-//!   and the dtype is the file's own (big-endian, records, `S`/`U`/`V`, datetimes).
+//!   handed to NumPy through the array interface, writable) plus the header's fields; NumPy
+//!   then builds the array over those bytes (`np.frombuffer(np.asarray(payload), dtype)`),
+//!   so there is no second copy and the dtype is the file's own (big-endian, records,
+//!   `S`/`U`/`V`, datetimes).
 //! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
 //! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
 //! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
 //! - [`ArrowDataset`]: an Arrow C stream (`__arrow_c_stream__`) over a dataset layout.
 //!
 //! Errors are raised as the `npyguard.Error` subclasses of `npyguard._errors`, built from
-//! `npyguard::Error`'s kind, category, offset, expected text and `Display` (the CLI's
-//! message).
+//! `npyguard::Error`'s kind, category, offset, expected text, `Display` (the CLI's
+//! message) and, for an operating-system error, its `errno` (an `OSError` subclass).
+//! What a Python file object's own `read`/`seek` raised is chained or re-raised
+//! ([`stream_err`]).
 //!
-//! The only `unsafe` of the package is [`Payload::__getbuffer__`] (an `unsafe fn`, as pyo3
-//! requires for the slot, with one `unsafe` block and its SAFETY comment); the crate
-//! denies `unsafe_code` everywhere else.
+//! The package has no `unsafe` (the crate forbids `unsafe_code`): NumPy gets a payload's
+//! memory through the array interface of [`Payload`], which hands over its address as a
+//! number (see there why that is sound).
 
-use std::ffi::c_int;
 use std::fs::File;
 use std::io::{Cursor, Read};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
@@ -36,10 +38,9 @@ use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{ArrowError, SchemaRef};
 use npyguard::arrow::{Dataset, Layout};
 use npyguard::{Error, Header, ReadOptions};
-use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyTuple};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyTuple};
 
 mod raw;
 
@@ -57,10 +58,35 @@ fn to_py_err(py: Python<'_>, err: Error) -> PyErr {
             err.offset(),
             err.expected(),
             err.found_text(),
+            os_errno(&err),
         ))?;
         Ok(PyErr::from_value(value))
     };
     build().unwrap_or_else(|e| e)
+}
+
+/// The operating system's error number behind an I/O error (`ENOENT`, `EACCES`, ...), when
+/// there is one: Python raises the matching `OSError` subclass (`FileNotFoundError`, ...).
+fn os_errno(err: &Error) -> Option<i32> {
+    std::error::Error::source(err)?
+        .downcast_ref::<std::io::Error>()?
+        .raw_os_error()
+}
+
+/// The exception for an error of a read from a Python file object: an exception that is
+/// not an `Exception` (`KeyboardInterrupt`, `SystemExit`, ...) raised by the object's own
+/// `read()`/`seek()` propagates unchanged; any other exception it raised becomes the
+/// `__cause__` of the `npyguard.IoError` (an `OSError`) that npyguard's error gives.
+fn stream_err(py: Python<'_>, err: Error, raised: Option<PyErr>) -> PyErr {
+    match raised {
+        Some(orig) if !orig.is_instance_of::<PyException>(py) => orig,
+        Some(orig) => {
+            let new = to_py_err(py, err);
+            new.set_cause(py, Some(orig));
+            new
+        }
+        None => to_py_err(py, err),
+    }
 }
 
 /// `Result<T, npyguard::Error>` → `PyResult<T>`.
@@ -81,6 +107,7 @@ impl<T> IntoPy<T> for npyguard::Result<T> {
 fn options(
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
     max_members: Option<usize>,
@@ -90,6 +117,7 @@ fn options(
     ReadOptions::default()
         .with_max_file_bytes(max_file_bytes)
         .with_max_header_bytes(max_header_bytes)
+        .with_max_header_chars(max_header_chars)
         .with_numpy_strict(numpy_strict)
         .with_allow_trailing_bytes(allow_trailing_bytes)
         .with_max_npz_members(max_members)
@@ -97,16 +125,18 @@ fn options(
         .with_max_npz_ratio(max_ratio)
 }
 
-/// `ReadOptions` from the four `.npy` limits (archive limits at their defaults).
+/// `ReadOptions` from the five `.npy` limits (archive limits at their defaults).
 fn npy_options(
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> ReadOptions {
     ReadOptions::default()
         .with_max_file_bytes(max_file_bytes)
         .with_max_header_bytes(max_header_bytes)
+        .with_max_header_chars(max_header_chars)
         .with_numpy_strict(numpy_strict)
         .with_allow_trailing_bytes(allow_trailing_bytes)
 }
@@ -114,10 +144,20 @@ fn npy_options(
 // ----------------------------------------------------------------------------- payload
 
 /// The payload bytes of a validated `.npy` file, owned by Rust (npyguard's `Buffer`,
-/// huge-page memory for large payloads) and exported to Python through the buffer protocol,
-/// writable, so that `np.frombuffer(payload, dtype, count)` is a writable array over them
-/// without a copy. The bytes are never resized or moved after creation; they are freed when the
-/// last array (or memoryview) over them is gone.
+/// huge-page memory for large payloads) and handed to NumPy through the array interface
+/// (`__array_interface__`: the bytes' address and length, writable), so that
+/// `np.asarray(payload)` is a writable `uint8` array over them without a copy, whose `base`
+/// is this object. The bytes are never resized or moved after creation; they are freed when
+/// the last array over them is gone.
+///
+/// The array interface (not the buffer protocol, whose slot is in CPython's limited API
+/// only from 3.11) keeps the extension within the stable ABI of CPython 3.9 (one `abi3`
+/// wheel), and needs no `unsafe` here: the address is handed over as a number. What makes
+/// NumPy's use of it sound: `data` (a `Vec`'s heap block or npyguard's huge-page mapping)
+/// lives as long as this object, which every array over the bytes keeps alive as its
+/// `base`; the class is frozen and nothing resizes or moves `data`; after
+/// `Payload::new` took the address, Rust makes no reference to the bytes again and only
+/// frees them (with the object), so NumPy's writes alias nothing Rust uses.
 #[pyclass(module = "npyguard._native", frozen)]
 pub struct Payload {
     /// The memory (owned here, freed with the object; never accessed through `data` again
@@ -146,41 +186,19 @@ impl Payload {
     }
 }
 
-// The package's only `unsafe`: the buffer-protocol slot (pyo3 requires it to be an
-// `unsafe fn`) and its one FFI call.
-#[allow(unsafe_code)]
 #[pymethods]
 impl Payload {
-    /// Exports the bytes as a one-dimensional, writable, unsigned-byte buffer.
-    ///
-    /// # Safety
-    /// Called by CPython's buffer protocol with a valid `view` to fill.
-    unsafe fn __getbuffer__(
-        slf: Bound<'_, Self>,
-        view: *mut ffi::Py_buffer,
-        flags: c_int,
-    ) -> PyResult<()> {
-        let me = slf.get();
-        // No reference to the bytes is made here (NumPy may be writing them from another
-        // thread): the pointer is rebuilt from the exposed address.
-        let ptr = std::ptr::with_exposed_provenance_mut::<u8>(me.addr);
-        let len = isize::try_from(me.len)
-            .map_err(|_| PyValueError::new_err("a payload larger than isize::MAX"))?;
-        // SAFETY: `view` is the valid Py_buffer CPython passes to bf_getbuffer.
-        // `ptr..ptr+len` is the memory of `data` (a Vec's heap block or npyguard's huge-page
-        // mapping), which lives as long as this object: PyBuffer_FillInfo stores a new
-        // strong reference to `slf` in `view->obj`, so the object (and its memory, which
-        // nothing resizes or moves: the class is frozen) outlives every exported view. The
-        // buffer is exported writable (readonly = 0): after `Payload::new` took the address,
-        // Rust makes no reference to the bytes again and only frees them, when the last
-        // view has released its reference, so NumPy's writes alias nothing Rust uses.
-        // PyBuffer_FillInfo checks `flags` (it fails on a request it cannot meet) and
-        // returns -1 with a Python exception set on failure.
-        let rc = unsafe { ffi::PyBuffer_FillInfo(view, slf.as_ptr(), ptr.cast(), len, 0, flags) };
-        if rc == -1 {
-            return Err(PyErr::fetch(slf.py()));
-        }
-        Ok(())
+    /// NumPy's array interface (version 3) of the bytes: a one-dimensional, writable
+    /// `uint8` array of `len` elements at `addr`.
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("version", 3)?;
+        d.set_item("shape", (self.len,))?;
+        d.set_item("typestr", "|u1")?;
+        // (address, read-only flag): writable.
+        d.set_item("data", (self.addr, false))?;
+        Ok(d)
     }
 
     /// The number of bytes held.
@@ -227,18 +245,20 @@ fn header_tuple<'py>(
 /// Reads and validates a `.npy` file at `path` (see `raw::path`); returns
 /// `(Payload, offset, descr, shape, fortran_order, version, payload_len)`.
 #[pyfunction]
-#[pyo3(signature = (path, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (path, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
 fn read_path(
     py: Python<'_>,
     path: PathBuf,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'_, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
@@ -248,18 +268,20 @@ fn read_path(
 
 /// Reads and validates a `.npy` file held in a `bytes` object (as `npyguard::read_bytes`).
 #[pyfunction]
-#[pyo3(signature = (data, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (data, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
 fn read_buffer<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyBytes>,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
@@ -271,40 +293,45 @@ fn read_buffer<'py>(
 /// `read(n) -> bytes`), as `npyguard::read_from` reads a stream: it stops right after
 /// the payload (then reads one more byte unless trailing bytes are allowed).
 #[pyfunction]
-#[pyo3(signature = (file, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (file, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
 fn read_stream<'py>(
     py: Python<'py>,
     file: Bound<'py, PyAny>,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
-    let raw = raw::stream(PyReader::new(file), &opts).py_err(py)?;
+    let mut reader = PyReader::new(file);
+    let raw = raw::stream(&mut reader, &opts).map_err(|e| stream_err(py, e, reader.raised))?;
     loaded(py, raw)
 }
 
 /// The header of the file at `path`, checked against the file's length as a full read
 /// would check it (`npyguard inspect`); the payload is not read.
 #[pyfunction]
-#[pyo3(signature = (path, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (path, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
 fn header_path(
     py: Python<'_>,
     path: PathBuf,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'_, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
@@ -314,18 +341,20 @@ fn header_path(
 
 /// The header of a `.npy` file held in `bytes`, checked against its length.
 #[pyfunction]
-#[pyo3(signature = (data, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (data, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
 fn header_buffer<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyBytes>,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
@@ -336,24 +365,36 @@ fn header_buffer<'py>(
     header_tuple(py, &header, None)
 }
 
-/// The header read from a binary file object (only the header's bytes are consumed).
+/// The header read from a binary file object (only the header's bytes are consumed); with
+/// `length` (the file's size, for a memory map), checked against it as a full read would
+/// check it (`max_file_bytes`, truncation, trailing bytes).
 #[pyfunction]
-#[pyo3(signature = (file, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (file, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes, length=None))]
+#[allow(clippy::too_many_arguments)]
 fn header_stream<'py>(
     py: Python<'py>,
     file: Bound<'py, PyAny>,
     max_file_bytes: Option<u64>,
     max_header_bytes: usize,
+    max_header_chars: Option<usize>,
     numpy_strict: bool,
     allow_trailing_bytes: bool,
+    length: Option<u64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let opts = npy_options(
         max_file_bytes,
         max_header_bytes,
+        max_header_chars,
         numpy_strict,
         allow_trailing_bytes,
     );
-    let header = npyguard::read_header(PyReader::new(file), &opts).py_err(py)?;
+    let mut reader = PyReader::new(file);
+    let header = npyguard::read_header(&mut reader, &opts)
+        .and_then(|h| match length {
+            Some(len) => npyguard::check_length(&h, len, &opts).map(|()| h),
+            None => Ok(h),
+        })
+        .map_err(|e| stream_err(py, e, reader.raised))?;
     header_tuple(py, &header, None)
 }
 
@@ -369,14 +410,16 @@ fn save_header<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyBytes>
 
 // ------------------------------------------------------------------------- file objects
 
-/// A Python binary file object as a `std::io::Read` (calls `read(n)`).
+/// A Python binary file object as a `std::io::Read` (calls `read(n)`). The first exception
+/// `read` raises is kept in `raised` (npyguard sees an I/O error), for [`stream_err`].
 struct PyReader<'py> {
     file: Bound<'py, PyAny>,
+    raised: Option<PyErr>,
 }
 
 impl<'py> PyReader<'py> {
     fn new(file: Bound<'py, PyAny>) -> PyReader<'py> {
-        PyReader { file }
+        PyReader { file, raised: None }
     }
 }
 
@@ -389,25 +432,99 @@ impl Read for PyReader<'_> {
         if want == 0 {
             return Ok(0);
         }
-        let chunk = self
-            .file
-            .call_method1("read", (want,))
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        let chunk = chunk.cast::<PyBytes>().map_err(|_| {
-            std::io::Error::other(format!(
-                "read() returned {} (a binary file object returns bytes)",
-                chunk
-                    .get_type()
-                    .name()
-                    .map_or_else(|_| "?".into(), |n| n.to_string())
-            ))
-        })?;
-        let bytes = chunk.as_bytes();
-        let Some(slot) = buf.get_mut(..bytes.len()) else {
-            return Err(std::io::Error::other("read(n) returned more than n bytes"));
+        let chunk = match self.file.call_method1("read", (want,)) {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                let text = e.to_string();
+                self.raised.get_or_insert(e);
+                return Err(std::io::Error::other(text));
+            }
         };
-        slot.copy_from_slice(bytes);
-        Ok(bytes.len())
+        copy_chunk(&chunk, buf)
+    }
+}
+
+/// Copies the `bytes` a `read(n)` call returned into `buf` (of `n` bytes or more).
+fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> std::io::Result<usize> {
+    let chunk = chunk.cast::<PyBytes>().map_err(|_| {
+        std::io::Error::other(format!(
+            "read() returned {} (a binary file object returns bytes)",
+            chunk
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    let bytes = chunk.as_bytes();
+    let Some(slot) = buf.get_mut(..bytes.len()) else {
+        return Err(std::io::Error::other("read(n) returned more than n bytes"));
+    };
+    slot.copy_from_slice(bytes);
+    Ok(bytes.len())
+}
+
+/// A Python binary file object that an `.npz` archive is read from: `std::io::Read` and
+/// `Seek` over its `read(n)`, `seek(offset, whence)` (each call takes the GIL, which the
+/// archive's callers hold anyway). The first exception the object raises is kept in
+/// `raised`, shared with the [`NpzFile`], for [`stream_err`].
+struct PyFile {
+    file: Py<PyAny>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyFile {
+    /// Keeps `err` (if no earlier one is kept) and returns an I/O error saying what it was.
+    fn fail(&self, err: PyErr) -> std::io::Error {
+        let text = err.to_string();
+        if let Ok(mut slot) = self.raised.lock() {
+            slot.get_or_insert(err);
+        }
+        std::io::Error::other(text)
+    }
+}
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = buf.len().min(PY_READ_MAX);
+        if want == 0 {
+            return Ok(0);
+        }
+        Python::attach(|py| {
+            let chunk = self
+                .file
+                .bind(py)
+                .call_method1("read", (want,))
+                .map_err(|e| self.fail(e))?;
+            copy_chunk(&chunk, buf)
+        })
+    }
+}
+
+impl std::io::Seek for PyFile {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let (offset, whence) = match pos {
+            std::io::SeekFrom::Start(n) => (i128::from(n), 0),
+            std::io::SeekFrom::Current(n) => (i128::from(n), 1),
+            std::io::SeekFrom::End(n) => (i128::from(n), 2),
+        };
+        Python::attach(|py| {
+            let at = self
+                .file
+                .bind(py)
+                .call_method1("seek", (offset, whence))
+                .map_err(|e| self.fail(e))?;
+            // Some file objects' seek() returns None: their tell() says where they are.
+            let at = if at.is_none() {
+                self.file
+                    .bind(py)
+                    .call_method0("tell")
+                    .map_err(|e| self.fail(e))?
+            } else {
+                at
+            };
+            at.extract::<u64>()
+                .map_err(|_| std::io::Error::other("seek() did not return a position"))
+        })
     }
 }
 
@@ -417,6 +534,18 @@ impl Read for PyReader<'_> {
 enum Source {
     File(npyguard::npz::NpzArchive<std::io::BufReader<File>>),
     Memory(npyguard::npz::NpzArchive<Cursor<Vec<u8>>>),
+    Stream(npyguard::npz::NpzArchive<std::io::BufReader<PyFile>>),
+}
+
+/// Calls `$body` with the archive of any [`Source`] bound to `$a`.
+macro_rules! with_archive {
+    ($source:expr, $a:ident => $body:expr) => {
+        match $source {
+            Source::File($a) => $body,
+            Source::Memory($a) => $body,
+            Source::Stream($a) => $body,
+        }
+    };
 }
 
 /// A `.npz` archive opened lazily: the zip structure is checked when it is opened, each
@@ -425,6 +554,8 @@ enum Source {
 pub struct NpzFile {
     archive: Option<Source>,
     opts: ReadOptions,
+    /// The first exception a file object's `read`/`seek` raised (for [`stream_err`]).
+    raised: Arc<Mutex<Option<PyErr>>>,
 }
 
 impl NpzFile {
@@ -433,19 +564,35 @@ impl NpzFile {
             .as_mut()
             .ok_or_else(|| PyValueError::new_err("I/O operation on a closed npz file"))
     }
+
+    /// Forgets what a file object raised before (called before each read of the archive,
+    /// so that an error is chained only to what its own read raised).
+    fn clear_raised(&self) {
+        if let Ok(mut slot) = self.raised.lock() {
+            *slot = None;
+        }
+    }
+
+    /// The Python exception for `err`, given what a file object raised meanwhile.
+    fn error(&self, py: Python<'_>, err: Error) -> PyErr {
+        let raised = self.raised.lock().ok().and_then(|mut slot| slot.take());
+        stream_err(py, err, raised)
+    }
 }
 
 #[pymethods]
 impl NpzFile {
-    /// Opens the archive at `path` (a `str`/`PathLike`) or held in `bytes`.
+    /// Opens the archive at `path` (a `str`/`PathLike`), held in `bytes`, or read from a
+    /// seekable binary file object (anything else with `read` and `seek`).
     #[new]
-    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes, max_members, max_total_bytes, max_ratio))]
+    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes, max_members, max_total_bytes, max_ratio))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         source: Bound<'_, PyAny>,
         max_file_bytes: Option<u64>,
         max_header_bytes: usize,
+        max_header_chars: Option<usize>,
         numpy_strict: bool,
         allow_trailing_bytes: bool,
         max_members: Option<usize>,
@@ -455,15 +602,28 @@ impl NpzFile {
         let opts = options(
             max_file_bytes,
             max_header_bytes,
+            max_header_chars,
             numpy_strict,
             allow_trailing_bytes,
             max_members,
             max_total_bytes,
             max_ratio,
         );
+        let raised = Arc::new(Mutex::new(None));
         let archive = if let Ok(bytes) = source.cast::<PyBytes>() {
             let data = bytes.as_bytes().to_vec();
             Source::Memory(npyguard::npz::NpzArchive::new(Cursor::new(data), &opts).py_err(py)?)
+        } else if source.hasattr("read")? {
+            let file = PyFile {
+                file: source.unbind(),
+                raised: Arc::clone(&raised),
+            };
+            let reader = std::io::BufReader::new(file);
+            let archive = npyguard::npz::NpzArchive::new(reader, &opts).map_err(|e| {
+                let taken = raised.lock().ok().and_then(|mut slot| slot.take());
+                stream_err(py, e, taken)
+            })?;
+            Source::Stream(archive)
         } else {
             let path: PathBuf = source.extract()?;
             Source::File(npyguard::npz::open(&path, &opts).py_err(py)?)
@@ -471,25 +631,21 @@ impl NpzFile {
         Ok(NpzFile {
             archive: Some(archive),
             opts,
+            raised,
         })
     }
 
     /// The array names (member names without `.npy`), in archive order.
     fn names(&mut self) -> PyResult<Vec<String>> {
-        Ok(match self.open_archive()? {
-            Source::File(a) => a.array_names().map(str::to_owned).collect(),
-            Source::Memory(a) => a.array_names().map(str::to_owned).collect(),
-        })
+        Ok(with_archive!(self.open_archive()?, a => a.array_names().map(str::to_owned).collect()))
     }
 
     /// Reads member `name` (with or without `.npy`) and returns it as the bytes of a
     /// `.npy` file (npyguard's writer, byte-identical to what `np.save` writes for it).
     fn member_npy<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
-        let array = match self.open_archive()? {
-            Source::File(a) => a.array(name),
-            Source::Memory(a) => a.array(name),
-        }
-        .py_err(py)?;
+        self.clear_raised();
+        let array = with_archive!(self.open_archive()?, a => a.array(name));
+        let array = array.map_err(|e| self.error(py, e))?;
         // The member re-encoded as np.save writes it (its own byte and memory order), then
         // taken apart as a file in memory is.
         let bytes = npyguard::write::to_vec(&array).py_err(py)?;
@@ -498,11 +654,9 @@ impl NpzFile {
 
     /// The header of member `name`.
     fn member_header<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
-        let header = match self.open_archive()? {
-            Source::File(a) => a.header(name),
-            Source::Memory(a) => a.header(name),
-        }
-        .py_err(py)?;
+        self.clear_raised();
+        let header = with_archive!(self.open_archive()?, a => a.header(name));
+        let header = header.map_err(|e| self.error(py, e))?;
         header_tuple(py, &header, None)
     }
 
@@ -564,7 +718,7 @@ impl ArrowDataset {
     /// then lays it out as `layout`; `batch_rows` input rows per record batch (default:
     /// npyguard's, about 8 MiB of values per batch).
     #[new]
-    #[pyo3(signature = (source, layout, batch_rows, max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes))]
+    #[pyo3(signature = (source, layout, batch_rows, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -573,12 +727,14 @@ impl ArrowDataset {
         batch_rows: Option<usize>,
         max_file_bytes: Option<u64>,
         max_header_bytes: usize,
+        max_header_chars: Option<usize>,
         numpy_strict: bool,
         allow_trailing_bytes: bool,
     ) -> PyResult<ArrowDataset> {
         let opts = npy_options(
             max_file_bytes,
             max_header_bytes,
+            max_header_chars,
             numpy_strict,
             allow_trailing_bytes,
         );

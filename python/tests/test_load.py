@@ -45,7 +45,7 @@ def np_load(path):
 def test_load_equals_np_load(path):
     expected = np_load(path)
     data = path.read_bytes()
-    load = lambda src, **kw: npyguard.load(src, max_header_bytes=BIG, **kw)  # noqa: E731
+    load = lambda src, **kw: npyguard.load(src, max_header_size=BIG, **kw)  # noqa: E731
     assert_same(load(path), expected)
     assert_same(load(str(path), max_file_bytes=len(data)), expected)
     assert_same(load(data), expected)
@@ -73,15 +73,15 @@ def test_inspect_equals_numpy_header(path):
             f, version, max_header_size=BIG
         )
         offset = f.tell()
-    h = npyguard.inspect(path, max_header_bytes=BIG)
+    h = npyguard.inspect(path, max_header_size=BIG)
     assert h["version"] == version
     assert h["shape"] == shape
     assert h["fortran_order"] == fortran_order
     assert h["dtype"] == dtype and h["dtype"].str == dtype.str
     assert h["payload_offset"] == offset
     assert h["payload_bytes"] == path.stat().st_size - offset
-    assert npyguard.inspect(path.read_bytes(), max_header_bytes=BIG) == h
-    assert npyguard.validate(path, max_header_bytes=BIG) is None
+    assert npyguard.inspect(path.read_bytes(), max_header_size=BIG) == h
+    assert npyguard.validate(path, max_header_size=BIG) is None
 
 
 @pytest.mark.parametrize("path", NPY_FIXTURES, ids=lambda p: p.name)
@@ -173,11 +173,12 @@ def test_payload_export_is_shared_writable_memory():
     np.save(buf, np.arange(6, dtype="<u2"))
     a = npyguard.load(buf.getvalue())
     owner = _owner(a)
-    m = memoryview(owner)
-    assert not m.readonly and len(m) == len(owner) == a.nbytes == 12
+    m = np.asarray(owner)  # the array interface: the payload's own memory, writable
+    assert m.dtype == np.uint8 and m.flags.writeable and len(m) == len(owner) == a.nbytes == 12
+    assert m.base is owner
     m[0] = 7  # the same memory as the array's
     assert a[0] == 7
-    b = np.frombuffer(owner, dtype="<u2")
+    b = np.asarray(owner).view("<u2")
     b[1] = 9
     assert a[1] == 9
     del owner, m, b

@@ -92,18 +92,21 @@ impl Header {
     pub fn parse(preamble: Preamble, text: &[u8], opts: &ReadOptions) -> Result<Header> {
         let base = preamble.header_offset();
         let dict = parse_dict(text, preamble.version).map_err(|e| e.shifted(base))?;
-        if opts.numpy_strict {
+        let char_limit = opts
+            .max_header_chars
+            .or(opts.numpy_strict.then_some(NUMPY_MAX_HEADER_CHARS));
+        if let Some(limit) = char_limit {
             let chars = match preamble.version.encoding() {
                 crate::format::preamble::Encoding::Latin1 => text.len(),
                 crate::format::preamble::Encoding::Utf8 => {
                     text.iter().filter(|&&b| (b & 0xc0) != 0x80).count()
                 }
             };
-            if chars > NUMPY_MAX_HEADER_CHARS {
+            if chars > limit {
                 return Err(Error::new(
                     ErrorKind::HeaderTooLong,
                     8,
-                    "a header of at most 10000 characters (NumPy's max_header_size; numpy-strict)",
+                    format!("a header of at most {limit} characters (NumPy's max_header_size)"),
                 )
                 .found(format!("{chars} characters")));
             }

@@ -12,29 +12,50 @@ dtype, shape and memory order, exactly as ``np.load`` would return it.
     >>> a.dtype, a.shape
     (dtype('float64'), (2, 3))
 
+:func:`load` takes ``np.load``'s arguments (``mmap_mode``, ``allow_pickle``,
+``fix_imports``, ``encoding``, ``max_header_size``) with their meanings, returns the archive
+for a ``.npz`` file, and raises the exception types ``np.load`` raises; :func:`save`,
+:func:`savez` and :func:`savez_compressed` write what NumPy's functions of those names write.
+
 Errors are :class:`Error` (a ``ValueError``) subclasses: :class:`FormatError`,
-:class:`LimitError`, :class:`IoError`, :class:`UsageError`, :class:`InternalError`; each
-has ``kind``, ``category``, ``offset``, ``expected`` and ``found`` attributes and the
-message the ``npyguard`` command-line tool prints.
+:class:`LimitError`, :class:`IoError` (also an ``OSError``), :class:`UsageError`,
+:class:`InternalError`, :class:`EndOfFileError` (also an ``EOFError``),
+:class:`PickleRefusedError`; each has ``kind``, ``category``, ``offset``, ``expected`` and
+``found`` attributes and the message the ``npyguard`` command-line tool prints.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import io
 import os
+import zipfile
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _native
-from ._errors import Error, FormatError, InternalError, IoError, LimitError, UsageError
+from ._errors import (
+    EndOfFileError,
+    Error,
+    FormatError,
+    InternalError,
+    IoError,
+    LimitError,
+    PickleRefusedError,
+    UsageError,
+    _for_path,
+    _from_os_error,
+)
 
 __all__ = [
     "load",
     "save",
+    "savez",
+    "savez_compressed",
     "inspect",
     "validate",
     "load_npz",
@@ -47,43 +68,88 @@ __all__ = [
     "IoError",
     "UsageError",
     "InternalError",
+    "EndOfFileError",
+    "PickleRefusedError",
     "DEFAULT_MAX_HEADER_BYTES",
+    "DEFAULT_MAX_HEADER_SIZE",
 ]
 
 __version__: str = _native.__version__
 
-#: The default cap on the header's length (npyguard's ``ReadOptions`` default, 64 KiB).
+#: The default cap on the header's declared length in bytes (npyguard's ``ReadOptions``
+#: default, 64 KiB), used when ``max_header_bytes`` is not given and ``max_header_size``
+#: needs no more (see :func:`load`).
 DEFAULT_MAX_HEADER_BYTES = 65536
+
+#: NumPy's default ``max_header_size``: headers of more than 10 000 characters are refused.
+DEFAULT_MAX_HEADER_SIZE = 10000
 
 #: The classes of the dataset-to-Arrow stream (see :func:`to_arrow`).
 ArrowDataset = _native.ArrowDataset
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
-
 # ----------------------------------------------------------------------------- helpers
 
 
 @functools.lru_cache(maxsize=1024)
+def _descr_literal(descr: str) -> Any:
+    """The header's descr as a Python literal (cached: parsed once per distinct text;
+    never handed out or mutated, see :func:`_dtype` and :func:`_header_dict`)."""
+    return ast.literal_eval(descr)
+
+
 def _dtype(descr: str) -> np.dtype:
-    """NumPy's dtype for a header's descr, built as ``np.load`` builds it."""
-    return np.lib.format.descr_to_dtype(ast.literal_eval(descr))
+    """NumPy's dtype for a header's descr, built as ``np.load`` builds it: a new dtype
+    object for every array (NumPy's own singletons, such as ``float64``, excepted, as with
+    ``np.load``), so that no two loaded arrays share a mutable dtype (renaming the fields
+    of one never renames another's)."""
+    return np.lib.format.descr_to_dtype(_descr_literal(descr))
+
+
+#: The memory-map modes of ``np.memmap`` that read an existing file, by their names.
+_MMAP_MODES = {
+    "r": "r",
+    "readonly": "r",
+    "c": "c",
+    "copyonwrite": "c",
+    "r+": "r+",
+    "readwrite": "r+",
+}
 
 
 def _limits(
     max_file_bytes: Optional[int],
-    max_header_bytes: int,
+    max_header_bytes: Optional[int],
+    max_header_size: Optional[int],
     numpy_strict: bool,
     allow_trailing_bytes: bool,
-) -> Tuple[Optional[int], int, bool, bool]:
+) -> Tuple[Optional[int], int, Optional[int], bool, bool]:
+    """The native functions' five ``.npy`` limits: file bytes, header bytes, header
+    characters, numpy-strict, trailing bytes."""
     if max_file_bytes is not None:
         max_file_bytes = int(max_file_bytes)
         if max_file_bytes < 0:
             raise ValueError("max_file_bytes must be >= 0 or None")
+    if max_header_size is not None:
+        max_header_size = int(max_header_size)
+        if max_header_size < 0:
+            raise ValueError("max_header_size must be >= 0 or None")
+    if max_header_bytes is None:
+        # Enough bytes for max_header_size characters in any encoding (UTF-8: at most 4
+        # bytes each), and never less than the library's default.
+        need = 4 * max_header_size if max_header_size is not None else 0
+        max_header_bytes = max(DEFAULT_MAX_HEADER_BYTES, need)
     max_header_bytes = int(max_header_bytes)
     if max_header_bytes < 0:
         raise ValueError("max_header_bytes must be >= 0")
-    return (max_file_bytes, max_header_bytes, bool(numpy_strict), bool(allow_trailing_bytes))
+    return (
+        max_file_bytes,
+        max_header_bytes,
+        max_header_size,
+        bool(numpy_strict),
+        bool(allow_trailing_bytes),
+    )
 
 
 def _classify(source: Any) -> Tuple[str, Any]:
@@ -115,7 +181,9 @@ def _array(loaded: tuple) -> np.ndarray:
     if count == 0 or dtype.itemsize == 0:
         array = np.ndarray(count, dtype=dtype)
     else:
-        array = np.frombuffer(payload, dtype=dtype, count=count)
+        # The payload's memory as a writable uint8 array (its base is the payload object,
+        # which owns the memory), then viewed with the file's dtype.
+        array = np.frombuffer(np.asarray(payload), dtype=dtype, count=count)
     if fortran_order:
         array = array.reshape(shape[::-1]).transpose()
     else:
@@ -127,7 +195,7 @@ def _header_dict(loaded: tuple) -> Dict[str, Any]:
     _payload, offset, descr, shape, fortran_order, version, nbytes = loaded
     return {
         "version": tuple(int(p) for p in version.split(".")),
-        "descr": ast.literal_eval(descr),
+        "descr": copy.deepcopy(_descr_literal(descr)),
         "dtype": _dtype(descr),
         "shape": tuple(shape),
         "fortran_order": bool(fortran_order),
@@ -136,59 +204,239 @@ def _header_dict(loaded: tuple) -> Dict[str, Any]:
     }
 
 
+_ZIP_PREFIXES = (b"PK\x03\x04", b"PK\x05\x06")  # np.load's test for an archive
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def _path_magic(path: str) -> Optional[bytes]:
+    """The first 6 bytes of the regular file at ``path`` (``None`` when it is not one or
+    cannot be read: the native reader then reports why, or reads a FIFO as a stream)."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read(len(_NPY_MAGIC))
+    except OSError:
+        return None
+
+
+def _stream_magic(f: Any) -> Optional[bytes]:
+    """The first 6 bytes of a seekable file object, which is moved back to where it was
+    (as ``np.load`` does); ``None`` for a file object that cannot seek (it is read as a
+    ``.npy`` stream). An exception of ``read``/``seek`` becomes an :class:`IoError`'s
+    cause (``KeyboardInterrupt`` and other non-``Exception`` exceptions propagate)."""
+    try:
+        seekable = f.seekable()
+    except Exception:
+        return None
+    if not seekable:
+        return None
+    try:
+        magic = f.read(len(_NPY_MAGIC))
+        if isinstance(magic, bytes) and magic:
+            f.seek(-len(magic), 1)
+    except Exception as e:
+        raise _from_os_error("cannot read the file object", e) from e
+    return magic if isinstance(magic, bytes) else None
+
+
+def _check_encoding(encoding: str) -> None:
+    if encoding not in ("ASCII", "latin1", "bytes"):
+        # np.load's check and message (the value matters only for pickles, never loaded).
+        raise ValueError("encoding must be 'ASCII', 'latin1', or 'bytes'")
+
+
+def _not_npy(err: Error, allow_pickle: bool) -> Error:
+    """With ``allow_pickle=True``, where ``np.load`` would unpickle (a file that is neither
+    ``.npy`` nor ``.npz``) or load an object array: the refusal, saying that npyguard never
+    loads either; otherwise ``err`` itself."""
+    if not allow_pickle:
+        return err
+    if err.kind == "bad-magic":
+        return PickleRefusedError(
+            f"{err} (allow_pickle=True: npyguard never loads pickles or object arrays)",
+            kind=err.kind, category=err.category, offset=err.offset, expected=err.expected,
+            found=err.found,
+        )
+    if err.kind == "unsupported-dtype" and "non-object" in err.expected:
+        return type(err)(
+            f"{err} (allow_pickle=True: npyguard never loads object arrays or pickles)",
+            kind=err.kind, category=err.category, offset=err.offset, expected=err.expected,
+            found=err.found,
+        )
+    return err
+
+
+def _native_call(fn: Any, src: Any, *args: Any, path: Optional[str] = None, allow_pickle: bool = False) -> Any:
+    """``fn(src, *args)`` with its error completed: ``filename`` and the ``OSError``
+    subclass for a path, the pickle refusal for ``allow_pickle=True``."""
+    try:
+        return fn(src, *args)
+    except Error as err:
+        new = _for_path(err, path) if path is not None else err
+        new = _not_npy(new, allow_pickle)
+        if new is err:
+            raise
+        raise new from err.__cause__
+
+
+def _memmap(path: str, mode: str, limits: tuple) -> np.memmap:
+    """A memory map of the validated ``.npy`` file at ``path``: the header, the file's
+    length (truncation, trailing bytes, ``max_file_bytes``) checked by npyguard on the
+    open file, which ``np.memmap`` then maps (the same file, even if ``path`` is replaced
+    meanwhile)."""
+    m = _MMAP_MODES.get(mode)
+    if m is None:
+        if mode in ("w+", "write"):
+            # np.load(path, mmap_mode="w+") truncates the file to 0 bytes, then raises
+            # TypeError: creating a file is not loading one.
+            raise ValueError(
+                "mmap_mode='w+' would create a new file over the one to load (np.load "
+                "truncates it, then fails): use 'r+' to map a file for reading and writing"
+            )
+        raise ValueError(f"mode must be one of {sorted(_MMAP_MODES)} (got {mode!r})")
+    try:
+        f = open(path, "r+b" if m == "r+" else "rb")
+    except OSError as e:
+        raise _from_os_error(f"cannot open {path}", e) from e
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        _payload, offset, descr, shape, fortran_order, _v, _n = _native_call(
+            _native.header_stream, f, *limits, size, path=path
+        )
+        return np.memmap(
+            f,
+            dtype=_dtype(descr),
+            mode=m,
+            offset=offset,
+            shape=tuple(shape),
+            order="F" if fortran_order else "C",
+        )
+
+
 # -------------------------------------------------------------------------------- .npy
 
 
 def load(
-    source: Source,
+    file: Source,
+    mmap_mode: Optional[str] = None,
+    allow_pickle: bool = False,
+    fix_imports: bool = True,
+    encoding: str = "ASCII",
     *,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
     max_file_bytes: Optional[int] = None,
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
+    max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
-) -> np.ndarray:
-    """Reads a ``.npy`` file with npyguard's checks and returns it as ``np.load`` would.
+) -> Union[np.ndarray, np.memmap, "NpzFile"]:
+    """Reads a ``.npy`` file with npyguard's checks and returns it as ``np.load`` would; a
+    ``.npz`` archive gives its :class:`NpzFile`, as ``np.load`` gives NumPy's.
+
+    The first five parameters and ``max_header_size`` are ``np.load``'s, with its meanings
+    (``npyguard.load`` can replace ``np.load``); the rest are npyguard's limits.
 
     Args:
-        source: a path (``str`` or ``os.PathLike``), the file's bytes (``bytes``,
-            ``bytearray``, ``memoryview``), or a binary file object (anything with
-            ``read(n) -> bytes``; it is read exactly up to the end of the payload, plus
-            one byte to check that the stream ends there unless ``allow_trailing_bytes``).
+        file: a path (``str`` or ``os.PathLike``), the file's bytes (``bytes``,
+            ``bytearray``, ``memoryview``: an npyguard extension, ``np.load`` takes no
+            bytes), or a binary file object (anything with ``read(n) -> bytes``; it is read
+            exactly up to the end of the payload, plus one byte to check that the stream
+            ends there unless ``allow_trailing_bytes``; a seekable one is first checked
+            for an archive, as ``np.load`` does, and moved back).
+        mmap_mode: ``None``, ``'r'``, ``'r+'`` or ``'c'`` (also ``'readonly'``,
+            ``'readwrite'``, ``'copyonwrite'``): memory-map the file (a path) instead of
+            reading it, after npyguard has validated its header and its length (truncation,
+            trailing bytes and ``max_file_bytes`` checked on the open file that is then
+            mapped): an ``np.memmap`` as ``np.load`` returns it. ``'w+'`` is refused with
+            ``ValueError`` (``np.load`` truncates the file, then raises ``TypeError``).
+            A file object or bytes cannot be mapped: ``ValueError`` for a real file
+            object, ``TypeError`` otherwise, as ``np.load``. Ignored for a ``.npz``. If the
+            file is truncated while mapped, touching the pages past its new end raises
+            ``SIGBUS`` (the process dies), exactly as with ``np.load``'s map: map only files
+            nobody else writes.
+        allow_pickle: accepted for compatibility; npyguard never loads object arrays or
+            pickles. With ``True``, an object array raises a :class:`FormatError` saying
+            so and a file that is neither ``.npy`` nor ``.npz`` (``np.load`` would unpickle
+            it) raises :class:`PickleRefusedError` (also a ``pickle.UnpicklingError``, as
+            ``np.load`` raises for what it fails to unpickle). Unlike ``np.load``,
+            ``allow_pickle=True`` does not lift ``max_header_size``.
+        fix_imports, encoding: accepted for compatibility (they concern pickles only);
+            ``encoding`` must be ``'ASCII'``, ``'latin1'`` or ``'bytes'`` (``ValueError``
+            otherwise, as ``np.load``).
+        max_header_size: refuse headers of more than this many characters, as ``np.load``
+            does (:class:`LimitError`, a ``ValueError``), before any payload byte is read.
+            ``None``: no character limit (``max_header_bytes`` still applies).
         max_file_bytes: refuse files larger than this many bytes (preamble included; a
-            file exactly at the limit is accepted). ``None``: no limit.
-        max_header_bytes: refuse headers longer than this (checked before the header is
-            read; 64 KiB by default).
-        numpy_strict: refuse extra header keys and headers over 10 000 characters, as
-            NumPy does.
+            file exactly at the limit is accepted). ``None``: no limit. For a ``.npz``, the
+            limit of each member.
+        max_header_bytes: refuse headers whose declared length is over this many bytes
+            (checked before the header is read). Default: 64 KiB, or 4 bytes per
+            character of ``max_header_size`` when that is more.
+        numpy_strict: refuse extra header keys, as NumPy does.
         allow_trailing_bytes: accept bytes after the payload (refused by default:
-            polyglot files).
+            polyglot files; NumPy ignores them).
 
     Returns:
-        An ``ndarray`` with the file's dtype (byte order included), shape and memory
-        order (a Fortran-order file gives an F-contiguous array), writable. Its memory
-        is the buffer npyguard read the file into (no second copy).
+        An ``ndarray`` with the file's dtype (byte order included; a dtype object of its
+        own, as ``np.load`` gives), shape and memory order (a Fortran-order file gives an
+        F-contiguous array), writable. Its memory is the buffer npyguard read the file into
+        (no second copy). With ``mmap_mode``, an ``np.memmap``; for a ``.npz``, an
+        :class:`NpzFile` (close it, or use it as a context manager).
 
     Raises:
-        FormatError: the bytes are not a valid ``.npy`` file npyguard reads.
+        FormatError: the bytes are not a valid ``.npy`` file npyguard reads (a
+            ``ValueError``, as ``np.load``'s format errors).
+        EndOfFileError: the input has no byte (an empty file, a stream at its end): an
+            ``EOFError``, as ``np.load`` raises.
         LimitError: a limit was exceeded.
-        IoError: the file could not be opened or read.
+        IoError: the file could not be opened or read: an ``OSError`` too, of the class
+            ``open`` raises (``FileNotFoundError``, ``IsADirectoryError``,
+            ``PermissionError``, ...); what a file object's ``read()`` raised is its
+            ``__cause__``, except ``KeyboardInterrupt``, ``SystemExit`` and other
+            other exceptions that are not ``Exception`` instances, which propagate unchanged.
     """
-    limits = _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes)
-    kind, src = _classify(source)
+    _check_encoding(encoding)
+    limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
+    kind, src = _classify(file)
     if kind == "path":
-        loaded = _native.read_path(src, *limits)
+        magic = _path_magic(src)
     elif kind == "bytes":
-        loaded = _native.read_buffer(src, *limits)
+        magic = src[: len(_NPY_MAGIC)]
     else:
-        loaded = _native.read_stream(src, *limits)
+        magic = _stream_magic(src)
+    if magic is not None and magic.startswith(_ZIP_PREFIXES):
+        return load_npz(
+            src,
+            max_header_size=max_header_size,
+            max_file_bytes=max_file_bytes,
+            max_header_bytes=max_header_bytes,
+            numpy_strict=numpy_strict,
+            allow_trailing_bytes=allow_trailing_bytes,
+        )
+    if mmap_mode is not None:
+        if kind == "path":
+            return _memmap(src, mmap_mode, limits)
+        if kind == "stream" and _is_real_file(src):
+            raise ValueError(
+                "Filename must be a string or a path-like object.  Memmap cannot use "
+                "existing file handles."
+            )
+        raise TypeError(f"mmap_mode needs a path, not {type(file).__name__}")
+    if kind == "path":
+        loaded = _native_call(_native.read_path, src, *limits, path=src, allow_pickle=allow_pickle)
+    elif kind == "bytes":
+        loaded = _native_call(_native.read_buffer, src, *limits, allow_pickle=allow_pickle)
+    else:
+        loaded = _native_call(_native.read_stream, src, *limits, allow_pickle=allow_pickle)
     return _array(loaded)
 
 
 def inspect(
     source: Source,
     *,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
     max_file_bytes: Optional[int] = None,
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
+    max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
 ) -> Dict[str, Any]:
@@ -198,12 +446,13 @@ def inspect(
     ``dtype`` (NumPy's), ``shape``, ``fortran_order``, ``payload_offset`` and
     ``payload_bytes``. For a path or bytes, the length is checked as a full read would
     check it (``max_file_bytes``, truncation, trailing bytes), as ``npyguard inspect``
-    does; a file object is read only up to the end of the header.
+    does; a file object is read only up to the end of the header. The limits are
+    :func:`load`'s.
     """
-    limits = _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes)
+    limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
     kind, src = _classify(source)
     if kind == "path":
-        loaded = _native.header_path(src, *limits)
+        loaded = _native_call(_native.header_path, src, *limits, path=src)
     elif kind == "bytes":
         loaded = _native.header_buffer(src, *limits)
     else:
@@ -214,8 +463,9 @@ def inspect(
 def validate(
     source: Source,
     *,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
     max_file_bytes: Optional[int] = None,
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
+    max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
 ) -> Optional[Error]:
@@ -225,10 +475,10 @@ def validate(
     would raise (returned, not raised: convenient for reporting many files).
     """
     try:
-        limits = _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes)
+        limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
         kind, src = _classify(source)
         if kind == "path":
-            _native.read_path(src, *limits)
+            _native_call(_native.read_path, src, *limits, path=src)
         elif kind == "bytes":
             _native.read_buffer(src, *limits)
         else:
@@ -243,17 +493,10 @@ def _dict_text(d: Dict[str, Any]) -> str:
     return "{" + "".join(f"'{k}': {v!r}, " for k, v in sorted(d.items())) + "}"
 
 
-def save(file: Union[str, "os.PathLike[str]", BinaryIO], array: Any) -> None:
-    """Writes ``array`` as a ``.npy`` file, byte-identical to ``np.save(file, array)``.
-
-    The header is npyguard's writer's (which validates the dtype: object arrays and
-    other dtypes npyguard does not read raise :class:`Error`), with ``np.save``'s version
-    choice (1.0, 2.0 for long headers, 3.0 for non-Latin-1 field names), padding and
-    growth space; the payload is the array's bytes in its memory order (Fortran order
-    for an F-contiguous, non-C-contiguous array, as ``np.save`` decides).
-
-    Unlike ``np.save``, a path is used as given (no ``.npy`` suffix is appended).
-    """
+def _npy_parts(array: Any) -> Tuple[bytes, np.ndarray]:
+    """``np.save``'s header bytes for ``array`` (validated by npyguard's writer: object
+    arrays and other dtypes npyguard does not read raise :class:`Error`) and the array in
+    the memory order its payload is written in."""
     array = np.asanyarray(array)
     fortran_order = bool(array.flags.f_contiguous and not array.flags.c_contiguous)
     header = {
@@ -262,18 +505,95 @@ def save(file: Union[str, "os.PathLike[str]", BinaryIO], array: Any) -> None:
         "shape": array.shape,
     }
     head = _native.save_header(_dict_text(header))
-    data = array.T if fortran_order else array
-    if isinstance(file, (str, os.PathLike)):
-        with open(file, "wb") as f:
-            f.write(head)
-            data.tofile(f)
+    return head, (array.T if fortran_order else array)
+
+
+#: Bytes handed to a file object's write() at a time by save().
+_WRITE_CHUNK = 1 << 24
+
+
+def _write_npy(f: Any, head: bytes, data: np.ndarray) -> None:
+    f.write(head)
+    if _is_real_file(f):
+        f.flush()
+        data.tofile(f)
         return
-    file.write(head)
-    if _is_real_file(file):
-        file.flush()
-        data.tofile(file)
-    else:
-        file.write(np.ascontiguousarray(data).tobytes())
+    # The payload in C order as bytes, handed over in slices (no copy of a C-contiguous
+    # array; viewed as uint8 so that every dtype, datetimes included, has a buffer).
+    flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    view = memoryview(flat)
+    for start in range(0, len(view), _WRITE_CHUNK):
+        f.write(view[start : start + _WRITE_CHUNK])
+
+
+def save(
+    file: Union[str, "os.PathLike[str]", BinaryIO],
+    arr: Any,
+    allow_pickle: bool = True,
+    fix_imports: bool = True,
+) -> None:
+    """Writes ``arr`` as a ``.npy`` file, byte-identical to ``np.save(file, arr)``.
+
+    The header is npyguard's writer's (which validates the dtype: object arrays and
+    other dtypes npyguard does not read raise :class:`Error`, whatever ``allow_pickle``
+    says: it and ``fix_imports`` are accepted for compatibility), with ``np.save``'s version
+    choice (1.0, 2.0 for long headers, 3.0 for non-Latin-1 field names), padding and
+    growth space; the payload is the array's bytes in its memory order (Fortran order
+    for an F-contiguous, non-C-contiguous array, as ``np.save`` decides).
+
+    As ``np.save``, a path (``str`` or ``os.PathLike``) that does not end in ``.npy`` gets
+    ``.npy`` appended; a file object is written at its position.
+    """
+    head, data = _npy_parts(arr)
+    if hasattr(file, "write"):
+        _write_npy(file, head, data)
+        return
+    path = os.fspath(file)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not path.endswith(".npy"):
+        path += ".npy"
+    with open(path, "wb") as f:
+        _write_npy(f, head, data)
+
+
+def _savez(file: Any, args: Tuple[Any, ...], kwds: Dict[str, Any], compress: bool) -> None:
+    # np.savez's naming, suffix and zip settings (numpy/lib/_npyio_impl.py, _savez).
+    if not hasattr(file, "write"):
+        file = os.fspath(file)
+        if isinstance(file, bytes):
+            file = os.fsdecode(file)
+        if not file.endswith(".npz"):
+            file = file + ".npz"
+    namedict = dict(kwds)
+    for i, val in enumerate(args):
+        key = "arr_%d" % i
+        if key in namedict:
+            raise ValueError(f"Cannot use un-named variables and keyword {key}")
+        namedict[key] = val
+    # Every member's header is built (and its dtype validated) before the archive is
+    # created: a refused array leaves no partial archive behind.
+    parts = {key: _npy_parts(val) for key, val in namedict.items()}
+    compression = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(file, mode="w", compression=compression, allowZip64=True) as zipf:
+        for key, (head, data) in parts.items():
+            # np.savez forces zip64 records for every member (numpy gh-10776).
+            with zipf.open(key + ".npy", "w", force_zip64=True) as fid:
+                _write_npy(fid, head, data)
+
+
+def savez(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None:
+    """Writes several arrays into an uncompressed ``.npz`` archive, as ``np.savez``: the
+    same member names (``arr_0``, ... for positional arrays, the keywords' names),
+    ``.npz`` appended to a path without it, each member the bytes :func:`save` writes
+    (``np.save``'s). Object arrays are refused (``allow_pickle`` is accepted for
+    compatibility), before the archive is created."""
+    _savez(file, args, kwds, False)
+
+
+def savez_compressed(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None:
+    """:func:`savez` with deflate-compressed members, as ``np.savez_compressed``."""
+    _savez(file, args, kwds, True)
 
 
 def _is_real_file(f: Any) -> bool:
@@ -291,24 +611,28 @@ def _is_real_file(f: Any) -> bool:
 
 
 class NpzFile(Mapping):
-    """A ``.npz`` archive opened by :func:`load_npz`: a lazy, read-only mapping from
-    array names to arrays, like NumPy's ``NpzFile``.
+    """A ``.npz`` archive opened by :func:`load_npz` (or :func:`load`): a lazy, read-only
+    mapping from array names to arrays, like NumPy's ``NpzFile``.
 
     The zip structure is checked when the archive is opened; a member is read and
     inflated (under the archive limits) only when it is looked up, every time it is
-    looked up. Use it as a context manager, or call :meth:`close`.
+    looked up. Keys are the array names, with or without ``.npy``; any other key
+    (including one that is not a string) raises ``KeyError``, so ``get`` returns its
+    default. Use it as a context manager, or call :meth:`close`.
     """
 
     def __init__(self, native: Any) -> None:
         self._native = native
         self.files: List[str] = native.names()
+        # Lookup table: each name, and each name with .npy (np.load's NpzFile accepts both).
+        self._names: Dict[str, str] = {f"{n}.npy": n for n in self.files}
+        self._names.update({n: n for n in self.files})
 
-    def _key(self, key: str) -> str:
-        if key in self.files:
-            return key
-        if key.endswith(".npy") and key[:-4] in self.files:
-            return key[:-4]
-        raise KeyError(f"{key} is not a file in the archive")
+    def _key(self, key: Any) -> str:
+        try:
+            return self._names[key]
+        except KeyError:
+            raise KeyError(f"{key} is not a file in the archive") from None
 
     def __getitem__(self, key: str) -> np.ndarray:
         return _array(self._native.member_npy(self._key(key)))
@@ -324,9 +648,10 @@ class NpzFile(Mapping):
         return len(self.files)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and (
-            key in self.files or (key.endswith(".npy") and key[:-4] in self.files)
-        )
+        try:
+            return key in self._names
+        except TypeError:
+            return False
 
     def close(self) -> None:
         """Closes the archive's file; later lookups raise ``ValueError``."""
@@ -343,10 +668,11 @@ class NpzFile(Mapping):
 
 
 def load_npz(
-    source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview],
+    source: Source,
     *,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
     max_file_bytes: Optional[int] = None,
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
+    max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
     max_members: Optional[int] = 4096,
@@ -355,17 +681,23 @@ def load_npz(
 ) -> NpzFile:
     """Opens a ``.npz`` archive (``np.savez`` / ``np.savez_compressed``) lazily.
 
-    ``max_file_bytes`` (and the other ``.npy`` limits) apply to each member;
-    ``max_members`` caps the number of members, ``max_total_bytes`` the sum of the
-    members' decompressed sizes, ``max_ratio`` each member's decompressed/compressed
-    ratio (``None``: no limit). The zip structure is checked when the archive is opened
-    (duplicate names, mismatched local headers, gaps, encryption, ... are refused).
+    ``source`` is a path, the archive's bytes, or a seekable binary file object (read
+    through its ``read``/``seek`` as members are looked up, as ``np.load`` reads it: keep
+    it open while the archive is used; :meth:`NpzFile.close` does not close it).
+    ``max_header_size``, ``max_file_bytes`` and the other ``.npy`` limits of :func:`load`
+    apply to each member; ``max_members`` caps the number of members, ``max_total_bytes``
+    the sum of the members' decompressed sizes, ``max_ratio`` each member's
+    decompressed/compressed ratio (``None``: no limit). The zip structure is checked when
+    the archive is opened (duplicate names, mismatched local headers, gaps, encryption, ...
+    are refused).
     """
-    limits = _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes)
+    limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
     kind, src = _classify(source)
-    if kind == "stream":
-        raise TypeError("load_npz takes a path or the archive's bytes (an archive must be seekable)")
-    return NpzFile(_native.NpzFile(src, *limits, max_members, max_total_bytes, max_ratio))
+    native = _native_call(
+        _native.NpzFile, src, *limits, max_members, max_total_bytes, max_ratio,
+        path=src if kind == "path" else None,
+    )
+    return NpzFile(native)
 
 
 # ------------------------------------------------------------------------------- arrow
@@ -376,8 +708,9 @@ def to_arrow(
     layout: str = "columns",
     *,
     batch_rows: Optional[int] = None,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
     max_file_bytes: Optional[int] = None,
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
+    max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
 ) -> "_native.ArrowDataset":
@@ -388,10 +721,13 @@ def to_arrow(
     ``duckdb.sql("SELECT ... FROM t")`` read it directly. ``layout`` is one of
     ``"columns"`` (``c1..cN``), ``"rowlists"`` (``c1``: a fixed-size list per row) or
     ``"nonzeros"`` (``row_no``, ``col_no``, ``val``), with the types and values of
-    ``npyguard convert --to parquet --layout LAYOUT``.
+    ``npyguard convert --to parquet --layout LAYOUT``. The limits are :func:`load`'s.
     """
-    limits = _limits(max_file_bytes, max_header_bytes, numpy_strict, allow_trailing_bytes)
+    limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
     kind, src = _classify(source)
     if kind == "stream":
         raise TypeError("to_arrow takes a path or the file's bytes")
-    return _native.ArrowDataset(src, layout, batch_rows, *limits)
+    return _native_call(
+        _native.ArrowDataset, src, layout, batch_rows, *limits,
+        path=src if kind == "path" else None,
+    )

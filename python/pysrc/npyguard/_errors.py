@@ -7,9 +7,21 @@ with the library's fields as attributes and its message (the CLI's, word for wor
 
 from __future__ import annotations
 
+import errno as _errno
+import os as _os
+import pickle as _pickle
 from typing import Optional
 
-__all__ = ["Error", "FormatError", "LimitError", "IoError", "UsageError", "InternalError"]
+__all__ = [
+    "Error",
+    "FormatError",
+    "LimitError",
+    "IoError",
+    "UsageError",
+    "InternalError",
+    "EndOfFileError",
+    "PickleRefusedError",
+]
 
 
 class Error(ValueError):
@@ -23,6 +35,9 @@ class Error(ValueError):
             when it concerns no position of an input.
         expected: what the reader expected there.
         found: what it found instead, when known.
+
+    ``str(err)`` is the message of the ``npyguard`` command-line tool, for every class
+    (also for the :class:`IoError` classes, which are ``OSError`` subclasses too).
     """
 
     kind: str
@@ -40,6 +55,8 @@ class Error(ValueError):
         offset: Optional[int] = None,
         expected: str = "",
         found: Optional[str] = None,
+        errno: Optional[int] = None,
+        filename: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -47,11 +64,31 @@ class Error(ValueError):
         self.offset = offset
         self.expected = expected
         self.found = found
+        if isinstance(self, OSError):
+            # OSError's own attributes, as open() sets them (errno None when the failure
+            # has no operating-system error number: a read() that raised, say).
+            self.errno = errno
+            self.strerror = _os.strerror(errno) if errno is not None else None
+            self.filename = filename
+
+    def __str__(self) -> str:
+        # The message (OSError.__str__ would print "[Errno n] strerror: filename").
+        return str(self.args[0]) if self.args else ""
 
     def __reduce__(self):  # picklable across processes (Dask, multiprocessing)
         return (
             _rebuild,
-            (type(self), str(self), self.kind, self.category, self.offset, self.expected, self.found),
+            (
+                type(self),
+                str(self),
+                self.kind,
+                self.category,
+                self.offset,
+                self.expected,
+                self.found,
+                getattr(self, "errno", None) if isinstance(self, OSError) else None,
+                getattr(self, "filename", None) if isinstance(self, OSError) else None,
+            ),
         )
 
 
@@ -61,13 +98,19 @@ class FormatError(Error):
 
 
 class LimitError(Error):
-    """The input exceeds a limit (``max_file_bytes``, ``max_header_bytes``, an archive
-    limit, a fixed limit of npyguard such as the nesting depth)."""
+    """The input exceeds a limit (``max_file_bytes``, ``max_header_bytes``,
+    ``max_header_size``, an archive limit, a fixed limit of npyguard such as the nesting
+    depth)."""
 
 
-class IoError(Error):
+class IoError(Error, OSError):
     """The operating system or the file object failed (missing file, permission, a
-    ``read()`` that raised)."""
+    ``read()`` that raised). Also an ``OSError``, as ``np.load``'s I/O errors are: a
+    failure with an operating-system error number raises the subclass of both this class
+    and the ``OSError`` subclass Python itself raises for that number
+    (``FileNotFoundError``, ``IsADirectoryError``, ``PermissionError``, ...), with
+    ``errno``, ``strerror`` and ``filename`` set; an exception a file object's ``read()``
+    raised is the ``__cause__``."""
 
 
 class UsageError(Error):
@@ -79,7 +122,30 @@ class InternalError(Error):
     """npyguard failed an invariant: a bug worth reporting."""
 
 
-for _cls in (Error, FormatError, LimitError, IoError, UsageError, InternalError):
+class EndOfFileError(FormatError, EOFError):
+    """The input has no byte at all: an empty file, or a stream already read to its end
+    (reading consecutive arrays from one stream). ``np.load`` raises ``EOFError`` ("No
+    data left in file") there; this is both that and a :class:`FormatError` (kind
+    ``truncated``, offset 0)."""
+
+
+class PickleRefusedError(FormatError, _pickle.UnpicklingError):
+    """``allow_pickle=True`` was given and the input is neither a ``.npy`` nor a ``.npz``
+    file: ``np.load`` would unpickle it (raising ``pickle.UnpicklingError`` when that
+    fails); npyguard never loads pickles or object arrays. Both a :class:`FormatError` and a
+    ``pickle.UnpicklingError``."""
+
+
+for _cls in (
+    Error,
+    FormatError,
+    LimitError,
+    IoError,
+    UsageError,
+    InternalError,
+    EndOfFileError,
+    PickleRefusedError,
+):
     _cls.__module__ = "npyguard"
 
 _BY_CATEGORY = {
@@ -90,9 +156,54 @@ _BY_CATEGORY = {
     "internal": InternalError,
 }
 
+# IoError subclasses for the OSError subclasses Python raises for an error number (its
+# own mapping: type(OSError(n, "")) is FileNotFoundError for ENOENT, ...). Module-level
+# names, so that they pickle.
+_IO_BY_OS_CLASS = {}
+for _os_cls in (
+    FileNotFoundError,
+    FileExistsError,
+    IsADirectoryError,
+    NotADirectoryError,
+    PermissionError,
+    InterruptedError,
+    BlockingIOError,
+    TimeoutError,
+    BrokenPipeError,
+    ConnectionAbortedError,
+    ConnectionRefusedError,
+    ConnectionResetError,
+    ChildProcessError,
+    ProcessLookupError,
+):
+    _name = f"{_os_cls.__name__[: -len('Error')]}IoError"
+    _new = type(
+        _name,
+        (IoError, _os_cls),
+        {"__doc__": f"An :class:`IoError` that is a ``{_os_cls.__name__}``.", "__module__": __name__},
+    )
+    globals()[_name] = _new
+    _IO_BY_OS_CLASS[_os_cls] = _new
+del _os_cls, _name, _new
 
-def _rebuild(cls, message, kind, category, offset, expected, found):
-    return cls(message, kind=kind, category=category, offset=offset, expected=expected, found=found)
+
+def _io_class(errno: Optional[int]) -> type:
+    if errno is None:
+        return IoError
+    return _IO_BY_OS_CLASS.get(type(OSError(errno, "")), IoError)
+
+
+def _rebuild(cls, message, kind, category, offset, expected, found, errno=None, filename=None):
+    return cls(
+        message,
+        kind=kind,
+        category=category,
+        offset=offset,
+        expected=expected,
+        found=found,
+        errno=errno,
+        filename=filename,
+    )
 
 
 def _from_native(
@@ -102,7 +213,44 @@ def _from_native(
     offset: Optional[int],
     expected: str,
     found: Optional[str],
+    errno: Optional[int] = None,
 ) -> Error:
     """Builds the exception for an error of the Rust library (called by ``_native``)."""
     cls = _BY_CATEGORY.get(category, Error)
-    return cls(message, kind=kind, category=category, offset=offset, expected=expected, found=found)
+    if category == "io":
+        cls = _io_class(errno)
+    elif kind == "truncated" and offset == 0:
+        cls = EndOfFileError
+    return cls(
+        message, kind=kind, category=category, offset=offset, expected=expected, found=found,
+        errno=errno,
+    )
+
+
+def _for_path(err: Error, path: str) -> Error:
+    """``err`` (from reading the file at ``path``) with ``filename`` set; an I/O error
+    without an error number on a directory becomes ``IsADirectoryError``'s class, as
+    ``open()`` on a directory raises (npyguard opens it, then refuses to read it)."""
+    if not isinstance(err, IoError):
+        return err
+    errno = err.errno
+    if errno is None and _os.path.isdir(path):
+        errno = _errno.EISDIR
+    new = _rebuild(
+        _io_class(errno), str(err), err.kind, err.category, err.offset, err.expected,
+        err.found, errno, path,
+    )
+    new.__cause__ = err.__cause__
+    return new
+
+
+def _from_os_error(action: str, exc: BaseException) -> Error:
+    """The :class:`IoError` for an exception raised while ``action`` (a Python ``open``,
+    a file object's ``read`` or ``seek``), with ``exc`` to be its ``__cause__``."""
+    errno = getattr(exc, "errno", None) if isinstance(exc, OSError) else None
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    message = f"{action}: {reason}" + (f" (os error {errno})" if errno is not None else "")
+    return _io_class(errno)(
+        message, kind="io", category="io", offset=None, expected=action, found=reason,
+        errno=errno, filename=getattr(exc, "filename", None) if isinstance(exc, OSError) else None,
+    )

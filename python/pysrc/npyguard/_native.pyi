@@ -6,50 +6,55 @@ the header functions the same tuple with ``None`` as payload.
 """
 
 from os import PathLike
-from typing import BinaryIO, List, Optional, Tuple, Union
+from typing import Any, BinaryIO, Dict, List, Optional, Tuple, Union
 
 __version__: str
 
 _Path = Union[str, PathLike[str]]
 _Loaded = Tuple[Optional["Payload"], int, str, Tuple[int, ...], bool, str, int]
-_Limits = Tuple[Optional[int], int, bool, bool]
+_Limits = Tuple[Optional[int], int, Optional[int], bool, bool]
 
 class Payload:
-    """A validated file's bytes, exported writable through the buffer protocol."""
+    """A validated file's bytes, handed to NumPy (writable) through the array interface."""
 
     def __len__(self) -> int: ...
-    def __buffer__(self, flags: int) -> memoryview: ...
+    @property
+    def __array_interface__(self) -> Dict[str, Any]: ...
+    @property
+    def mapped(self) -> bool: ...
 
 def read_path(
-    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
 ) -> _Loaded: ...
 def read_buffer(
-    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
 ) -> _Loaded: ...
 def read_stream(
-    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
 ) -> _Loaded: ...
 def header_path(
-    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    path: _Path, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
 ) -> _Loaded: ...
 def header_buffer(
-    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    data: bytes, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
 ) -> _Loaded: ...
 def header_stream(
-    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    file: BinaryIO, max_file_bytes: Optional[int], max_header_bytes: int,
+    max_header_chars: Optional[int], numpy_strict: bool, allow_trailing_bytes: bool,
+    length: Optional[int] = None,
 ) -> _Loaded: ...
 def save_header(text: str) -> bytes: ...
 
 class NpzFile:
     def __init__(
-        self, source: Union[_Path, bytes], max_file_bytes: Optional[int], max_header_bytes: int,
-        numpy_strict: bool, allow_trailing_bytes: bool, max_members: Optional[int],
+        self, source: Union[_Path, bytes, BinaryIO], max_file_bytes: Optional[int],
+        max_header_bytes: int, max_header_chars: Optional[int], numpy_strict: bool,
+        allow_trailing_bytes: bool, max_members: Optional[int],
         max_total_bytes: Optional[int], max_ratio: Optional[int],
     ) -> None: ...
     def names(self) -> List[str]: ...
@@ -62,8 +67,8 @@ class ArrowDataset:
 
     def __init__(
         self, source: Union[_Path, bytes], layout: str, batch_rows: Optional[int],
-        max_file_bytes: Optional[int], max_header_bytes: int, numpy_strict: bool,
-        allow_trailing_bytes: bool,
+        max_file_bytes: Optional[int], max_header_bytes: int, max_header_chars: Optional[int],
+        numpy_strict: bool, allow_trailing_bytes: bool,
     ) -> None: ...
     def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
     def __arrow_c_schema__(self) -> object: ...
