@@ -78,8 +78,15 @@ __version__: str = _native.__version__
 
 #: The default cap on the header's declared length in bytes (npyguard's ``ReadOptions``
 #: default, 64 KiB), used when ``max_header_bytes`` is not given and ``max_header_size``
-#: needs no more (see :func:`load`).
-DEFAULT_MAX_HEADER_BYTES = 65536
+#: needs no more (see :func:`load`). This and the two below come from the library's one
+#: table of defaults, shared by the CLI and the DuckDB extension.
+DEFAULT_MAX_HEADER_BYTES: int = _native.DEFAULT_MAX_HEADER_BYTES
+
+#: The default cap on an archive's members (:func:`load_npz`): 65 536.
+DEFAULT_MAX_NPZ_MEMBERS: int = _native.DEFAULT_MAX_NPZ_MEMBERS
+
+#: The default cap on a member's decompressed/compressed ratio (:func:`load_npz`): 1 000.
+DEFAULT_MAX_NPZ_RATIO: int = _native.DEFAULT_MAX_NPZ_RATIO
 
 #: NumPy's default ``max_header_size``: headers of more than 10 000 characters are refused.
 DEFAULT_MAX_HEADER_SIZE = 10000
@@ -675,9 +682,9 @@ def load_npz(
     max_header_bytes: Optional[int] = None,
     numpy_strict: bool = False,
     allow_trailing_bytes: bool = False,
-    max_members: Optional[int] = 4096,
+    max_members: Optional[int] = DEFAULT_MAX_NPZ_MEMBERS,
     max_total_bytes: Optional[int] = None,
-    max_ratio: Optional[int] = 1000,
+    max_ratio: Optional[int] = DEFAULT_MAX_NPZ_RATIO,
 ) -> NpzFile:
     """Opens a ``.npz`` archive (``np.savez`` / ``np.savez_compressed``) lazily.
 

@@ -9,6 +9,9 @@ from os import PathLike
 from typing import Any, BinaryIO, Dict, List, Optional, Tuple, Union
 
 __version__: str
+DEFAULT_MAX_HEADER_BYTES: int
+DEFAULT_MAX_NPZ_MEMBERS: int
+DEFAULT_MAX_NPZ_RATIO: int
 
 _Path = Union[str, PathLike[str]]
 _Loaded = Tuple[Optional["Payload"], int, str, Tuple[int, ...], bool, str, int]
