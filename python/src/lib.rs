@@ -814,8 +814,17 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(save_header, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The library's one table of defaults (npyguard::limits), which every door shares.
-    m.add("DEFAULT_MAX_HEADER_BYTES", npyguard::limits::DEFAULT_MAX_HEADER_BYTES)?;
-    m.add("DEFAULT_MAX_NPZ_MEMBERS", npyguard::limits::DEFAULT_MAX_NPZ_MEMBERS)?;
-    m.add("DEFAULT_MAX_NPZ_RATIO", npyguard::limits::DEFAULT_MAX_NPZ_RATIO)?;
+    m.add(
+        "DEFAULT_MAX_HEADER_BYTES",
+        npyguard::limits::DEFAULT_MAX_HEADER_BYTES,
+    )?;
+    m.add(
+        "DEFAULT_MAX_NPZ_MEMBERS",
+        npyguard::limits::DEFAULT_MAX_NPZ_MEMBERS,
+    )?;
+    m.add(
+        "DEFAULT_MAX_NPZ_RATIO",
+        npyguard::limits::DEFAULT_MAX_NPZ_RATIO,
+    )?;
     Ok(())
 }
