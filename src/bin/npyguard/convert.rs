@@ -1,15 +1,15 @@
 //! `npyguard convert`: re-encode a `.npy` (or an archive member) through the reader and
 //! writer, or to a dataset (`--to parquet|arrow|csv`).
 
-use crate::input::Failure;
 use std::path::Path;
 use std::process::ExitCode;
 
-use npyguard::ReadOptions;
+use npyguard::{Array, ReadOptions};
 
+use crate::dataset_cli;
+use crate::input::{Failure, Input};
 use crate::output::Output;
 use crate::report::{fail_code, open_or_exit, read_or_exit};
-use crate::{dataset_cli, npz_cli};
 
 pub fn convert(
     input: &Path,
@@ -43,7 +43,7 @@ pub fn convert(
         };
     }
     let read = if source.is_npz() {
-        npz_cli::read_member(input, source, member, opts)?
+        read_member(input, source, member, opts)?
     } else {
         read_or_exit(input, source, opts)?
     };
@@ -101,7 +101,7 @@ fn convert_member(
         Ok(a) => a,
         Err(e) => return fail_code(input, e),
     };
-    let name = npz_cli::member_name(input, &archive, member)?;
+    let name = member_name(input, &archive, member)?;
     let chunks = match archive.row_chunks(&name, 1) {
         Ok(c) => c,
         Err(e) => return fail_code(input, e),
@@ -110,4 +110,44 @@ fn convert_member(
     let chunks = chunks.with_rows_per_chunk(dataset_cli::chunk_rows(&header, dataset));
     let source = dataset_cli::Source(header, Box::new(chunks));
     dataset_cli::convert(source, input, output, dataset)
+}
+
+/// The array `convert` writes from an archive: `--member NAME`, or the only array.
+fn read_member(
+    path: &Path,
+    input: Input,
+    member: Option<&str>,
+    opts: &ReadOptions,
+) -> Result<Result<Array, ExitCode>, Failure> {
+    let mut archive = match input.archive(opts) {
+        Ok(a) => a,
+        Err(e) => return crate::report::fail(path, e),
+    };
+    let name = member_name(path, &archive, member)?;
+    match archive.array(&name) {
+        Ok(a) => Ok(Ok(a)),
+        Err(e) => crate::report::fail(path, e),
+    }
+}
+
+/// The member `--member` names, or the archive's only array (an error otherwise).
+fn member_name<R>(
+    path: &Path,
+    archive: &npyguard::npz::NpzArchive<R>,
+    member: Option<&str>,
+) -> Result<String, String>
+where
+    R: std::io::Read + std::io::Seek,
+{
+    let names: Vec<String> = archive.array_names().map(str::to_string).collect();
+    match (member, names.as_slice()) {
+        (Some(m), _) => Ok(m.to_string()),
+        (None, [only]) => Ok(only.clone()),
+        (None, _) => Err(format!(
+            "{}: an archive of {} arrays; choose one with --member NAME (arrays: {})",
+            path.display(),
+            names.len(),
+            names.join(", ")
+        )),
+    }
 }

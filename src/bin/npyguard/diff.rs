@@ -4,15 +4,15 @@
 //! Exit codes: 0 equal within tolerance, 1 different (the report is printed),
 //! 2 usage errors or a file that cannot be read.
 
-use crate::input::Failure;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npyguard::compare::{compare, CompareOptions, Incompatibility, Report};
 use npyguard::{npz, Array, ReadOptions};
-
-use super::input::Input;
 use serde_json::{json, Value};
+
+use crate::input::{Failure, Input};
 
 /// Arguments of `npyguard diff`.
 #[derive(clap::Args)]
@@ -155,10 +155,7 @@ fn archives(
         |z: &npz::NpzArchive<_>| z.array_names().map(str::to_string).collect::<Vec<String>>();
     let (names_a, names_b) = (names(&za), names(&zb));
     // Hashed look-ups: two archives of 65 536 members compare in linear time.
-    let (in_a, in_b) = (
-        super::npz_cli::key_set(&names_a),
-        super::npz_cli::key_set(&names_b),
-    );
+    let (in_a, in_b) = (key_set(&names_a), key_set(&names_b));
     let only_a: Vec<&String> = names_a
         .iter()
         .filter(|n| !in_b.contains_key(n.as_str()))
@@ -276,4 +273,13 @@ fn report_json(args: &DiffArgs, labels: &[String; 2], a: &Array, b: &Array, r: &
         "max_ulps": r.max_ulps(),
         "mismatches": mismatches,
     })
+}
+
+/// Keys of archive `b` by name, to match `a`'s keys in one hashed look-up each.
+fn key_set(names: &[String]) -> HashMap<&str, usize> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect()
 }

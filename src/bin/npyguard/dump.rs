@@ -1,13 +1,12 @@
 //! `npyguard dump`: the array as NumPy's `repr` prints it, or as JSON like `tolist()`.
 
-use crate::input::Failure;
 use std::path::Path;
 use std::process::ExitCode;
 
 use npyguard::render::{self, Style};
 use npyguard::{Array, ReadOptions};
 
-use crate::npz_cli;
+use crate::input::{Failure, Input};
 use crate::report::{descr_json, fail_code, open_or_exit};
 
 /// Rows `A..B` of the first axis, as Python's slice `a[A:B]`: either bound may be omitted
@@ -90,7 +89,7 @@ pub fn dump(
         if rows.is_some() {
             return Err(format!("{}: --rows applies to a .npy file", path.display()).into());
         }
-        return npz_cli::dump(path, input, opts, as_json, full);
+        return dump_npz(path, input, opts, as_json, full);
     }
     let read = match rows {
         Some(rows) => input.read_rows(opts, |h| rows.of(h)),
@@ -136,4 +135,42 @@ pub fn array_json(array: &Array) -> npyguard::Result<String> {
 /// options, or with `--full` under `threshold=sys.maxsize` (no `...` summary).
 pub fn array_text(array: &Array, full: bool) -> npyguard::Result<String> {
     render::numpy_repr(array, !full)
+}
+
+/// `dump` of an archive: `{"arrays": {NAME: <dump --json of one array>, ...}}` in archive
+/// order, or in text mode `NAME = array(...)` per array.
+fn dump_npz(
+    path: &Path,
+    input: Input,
+    opts: &ReadOptions,
+    as_json: bool,
+    full: bool,
+) -> Result<ExitCode, Failure> {
+    let mut archive = match input.archive(opts) {
+        Ok(a) => a,
+        Err(e) => return crate::report::fail_code(path, e),
+    };
+    let mut parts = Vec::new();
+    for item in archive.arrays() {
+        let rendered = item.and_then(|(name, array)| {
+            if as_json {
+                let key = serde_json::to_string(&name).unwrap_or_default();
+                Ok(format!("{key}: {}", array_json(&array)?))
+            } else {
+                Ok(format!("{name} = {}", array_text(&array, full)?))
+            }
+        });
+        match rendered {
+            Ok(p) => parts.push(p),
+            Err(e) => return crate::report::fail_code(path, e),
+        }
+    }
+    if as_json {
+        outln!("{{\"arrays\": {{{}}}}}", parts.join(", "));
+    } else {
+        for p in parts {
+            outln!("{p}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,13 @@
 //! `npyguard inspect`: the header of each file (its members, for an archive), as text or JSON.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use npyguard::npz::{self, Member};
 use npyguard::ReadOptions;
+use serde_json::{json, Value};
 
-use crate::input::{self, Failure};
-use crate::npz_cli;
+use crate::input::{self, Failure, Input};
 use crate::report::{error_json, exit_code, header_json, print_header, report_os};
 
 pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<ExitCode, Failure> {
@@ -14,7 +15,7 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
     for path in files {
         let outcome = input::open(path).and_then(|input| {
             if input.is_npz() {
-                return npz_cli::inspect(path, input, opts, as_json);
+                return inspect_npz(path, input, opts, as_json);
             }
             let h = input
                 .inspect_npy(opts)
@@ -44,4 +45,50 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
         }
     }
     Ok(exit_code(os, invalid))
+}
+
+fn label(path: &Path, member: &str) -> String {
+    format!("{}[{member}]", path.display())
+}
+
+/// `inspect` of an archive: one header per member (only headers are decompressed), after
+/// the members' declared sizes are checked against the limits a full read enforces.
+fn inspect_npz(
+    path: &Path,
+    input: Input,
+    opts: &ReadOptions,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let classify = |e| input::classify(path, e);
+    let mut archive = input.archive(opts).map_err(classify)?;
+    archive.check_declared_sizes().map_err(classify)?;
+    let members: Vec<Member> = archive.members().to_vec();
+    for m in &members {
+        let h = archive.header(m.name()).map_err(classify)?;
+        if as_json {
+            let mut v = crate::report::header_json(path, &h);
+            if let Value::Object(map) = &mut v {
+                map.insert("member".into(), json!(m.name()));
+                map.insert("array".into(), json!(m.key()));
+                map.insert("compression".into(), json!(compression(m)));
+                map.insert("compressed_bytes".into(), json!(m.compressed_size()));
+            }
+            outln!("{v}");
+        } else {
+            crate::report::print_header(&label(path, m.name()), &h)?;
+            outln!(
+                "  compression:    {} ({} bytes stored)",
+                compression(m),
+                m.compressed_size()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn compression(m: &Member) -> &'static str {
+    match m.compression() {
+        npz::Compression::Stored => "stored",
+        _ => "deflated",
+    }
 }

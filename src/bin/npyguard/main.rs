@@ -12,7 +12,6 @@ mod diff;
 mod dump;
 mod input;
 mod inspect;
-mod npz_cli;
 mod output;
 mod report;
 mod validate;
