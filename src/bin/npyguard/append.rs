@@ -50,18 +50,12 @@ pub fn append(
     // Every source read and checked before the first byte is written.
     let mut arrays = Vec::with_capacity(srcs.len());
     for src in srcs {
-        let input = match open_or_exit(src)? {
-            Ok(i) => i,
-            Err(code) => return Ok(code),
-        };
+        let input = open_or_exit(src)?;
         if input.is_npz() {
             eprintln!("{}: a .npy source (not a .npz archive)", src.display());
             return Ok(ExitCode::from(1));
         }
-        let array = match read_or_exit(src, input, opts)? {
-            Ok(a) => a,
-            Err(code) => return Ok(code),
-        };
+        let array = read_or_exit(src, input, opts)?;
         if let Err(e) = appender.check(&array) {
             eprintln!("{}: cannot append to {}: {e}", src.display(), dst.display());
             return Ok(ExitCode::from(1));

@@ -21,10 +21,7 @@ pub fn convert(
     opts: &ReadOptions,
 ) -> Result<ExitCode, Failure> {
     dataset_cli::check(dataset, c_order)?;
-    let source = match open_or_exit(input)? {
-        Ok(i) => i,
-        Err(code) => return Ok(code),
-    };
+    let source = open_or_exit(input)?;
     if member.is_some() && !source.is_npz() {
         return Err(format!("{}: --member applies to .npz input only", input.display()).into());
     }
@@ -42,14 +39,10 @@ pub fn convert(
             Err(e) => fail_code(input, e),
         };
     }
-    let read = if source.is_npz() {
+    let array = if source.is_npz() {
         read_member(input, source, member, opts)?
     } else {
         read_or_exit(input, source, opts)?
-    };
-    let array = match read {
-        Ok(a) => a,
-        Err(code) => return Ok(code),
     };
     // `to_c_order` of a C-order array would copy it for nothing.
     let array = if c_order && array.fortran_order() {
@@ -118,16 +111,11 @@ fn read_member(
     input: Input,
     member: Option<&str>,
     opts: &ReadOptions,
-) -> Result<Result<Array, ExitCode>, Failure> {
-    let mut archive = match input.archive(opts) {
-        Ok(a) => a,
-        Err(e) => return crate::report::fail(path, e),
-    };
+) -> Result<Array, Failure> {
+    let fail = |e| crate::report::fail(path, e);
+    let mut archive = input.archive(opts).map_err(fail)?;
     let name = member_name(path, &archive, member)?;
-    match archive.array(&name) {
-        Ok(a) => Ok(Ok(a)),
-        Err(e) => crate::report::fail(path, e),
-    }
+    archive.array(&name).map_err(fail)
 }
 
 /// The member `--member` names, or the archive's only array (an error otherwise).

@@ -67,17 +67,10 @@ impl DiffArgs {
     }
 }
 
-/// Opens and reads both inputs: `Err` is the exit-2 message (usage or OS error), `Ok(Err)`
-/// an invalid input, already reported (exit 1).
-fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, Failure> {
-    let a = match super::report::open_or_exit(&args.a)? {
-        Ok(i) => i,
-        Err(code) => return Ok(Err(code)),
-    };
-    let b = match super::report::open_or_exit(&args.b)? {
-        Ok(i) => i,
-        Err(code) => return Ok(Err(code)),
-    };
+/// Opens both inputs, which must be of one format.
+fn open_pair(args: &DiffArgs) -> Result<(Input, Input), Failure> {
+    let a = super::report::open_or_exit(&args.a)?;
+    let b = super::report::open_or_exit(&args.b)?;
     if a.is_npz() != b.is_npz() {
         return Err(format!(
             "{} and {}: an .npz archive can only be compared with another .npz archive",
@@ -86,27 +79,18 @@ fn open_pair(args: &DiffArgs) -> Result<Result<(Input, Input), ExitCode>, Failur
         )
         .into());
     }
-    Ok(Ok((a, b)))
+    Ok((a, b))
 }
 
 pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode, Failure> {
     let read_opts = args.limits.options();
     let opts = args.options();
-    let (a, b) = match open_pair(args)? {
-        Ok(pair) => pair,
-        Err(code) => return Ok(code),
-    };
+    let (a, b) = open_pair(args)?;
     if a.is_npz() {
         return archives(args, a, b, &read_opts, &opts);
     }
-    let a = match super::report::read_or_exit(&args.a, a, &read_opts)? {
-        Ok(x) => x,
-        Err(code) => return Ok(code),
-    };
-    let b = match super::report::read_or_exit(&args.b, b, &read_opts)? {
-        Ok(x) => x,
-        Err(code) => return Ok(code),
-    };
+    let a = super::report::read_or_exit(&args.a, a, &read_opts)?;
+    let b = super::report::read_or_exit(&args.b, b, &read_opts)?;
     let report = match compare(&a, &b, &opts) {
         Ok(r) => r,
         Err(e) => return compare_failed(&args.a, e),

@@ -81,10 +81,7 @@ pub fn dump(
     full: bool,
     rows: Option<Rows>,
 ) -> Result<ExitCode, Failure> {
-    let input = match open_or_exit(path)? {
-        Ok(i) => i,
-        Err(code) => return Ok(code),
-    };
+    let input = open_or_exit(path)?;
     if input.is_npz() {
         if rows.is_some() {
             return Err(format!("{}: --rows applies to a .npy file", path.display()).into());

@@ -43,6 +43,8 @@ pub enum Failure {
     Invalid(Error),
     /// Standard output was closed by its reader (`| head`): the command stops quietly, exit 0.
     Closed,
+    /// Already reported (an invalid input, printed with its path): exit with this code.
+    Reported(std::process::ExitCode),
 }
 
 impl From<String> for Failure {

@@ -33,7 +33,7 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
                 os = true;
                 report_os(path, &msg, as_json)?;
             }
-            Err(Failure::Closed) => return Err(Failure::Closed),
+            Err(stop @ (Failure::Closed | Failure::Reported(_))) => return Err(stop),
             Err(Failure::Invalid(e)) => {
                 invalid = true;
                 if as_json {

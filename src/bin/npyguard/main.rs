@@ -205,6 +205,7 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Reported(code)) => code,
     };
     code
 }

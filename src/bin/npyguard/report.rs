@@ -107,41 +107,33 @@ pub fn print_header(label: &str, h: &Header) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Opens and reads a `.npy` path, or says what to exit with: an OS error is returned as the
-/// exit-2 message, an invalid file is reported here (exit 1).
-pub fn read_or_exit(
-    path: &Path,
-    input: Input,
-    opts: &ReadOptions,
-) -> Result<Result<Array, ExitCode>, Failure> {
-    match input.read_npy(opts) {
-        Ok(a) => Ok(Ok(a)),
-        Err(e) => fail(path, e),
-    }
+/// Reads the `.npy` of `input` (opened from `path`); a failure is [`fail`]'s.
+pub fn read_or_exit(path: &Path, input: Input, opts: &ReadOptions) -> Result<Array, Failure> {
+    input.read_npy(opts).map_err(|e| fail(path, e))
 }
 
-/// An error while reading `path`: exit 2 (returned as the message) for an OS error, else
-/// printed here and exit 1.
-pub fn fail<T>(path: &Path, e: npyguard::Error) -> Result<Result<T, ExitCode>, Failure> {
-    fail_code(path, e).map(Err)
-}
-
-/// [`fail`] as the exit code itself.
-pub fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, Failure> {
+/// An error while reading `path` as the failure it means: an OS error is returned with its
+/// message (exit 2); an invalid input is printed here with its path and is
+/// [`Failure::Reported`] (exit 1).
+pub fn fail(path: &Path, e: npyguard::Error) -> Failure {
     match input::classify(path, e) {
         Failure::Invalid(e) => {
             eprintln!("{}: {e}", path.display());
-            Ok(ExitCode::from(1))
+            Failure::Reported(ExitCode::from(1))
         }
-        other => Err(other),
+        other => other,
     }
 }
 
+/// [`fail`] as a command's result.
+pub fn fail_code(path: &Path, e: npyguard::Error) -> Result<ExitCode, Failure> {
+    Err(fail(path, e))
+}
+
 /// [`input::open`], with an invalid input reported (exit 1) and an OS error returned (exit 2).
-pub fn open_or_exit(path: &Path) -> Result<Result<Input, ExitCode>, Failure> {
-    match input::open(path) {
-        Ok(i) => Ok(Ok(i)),
-        Err(Failure::Invalid(e)) => fail(path, e),
-        Err(other) => Err(other),
-    }
+pub fn open_or_exit(path: &Path) -> Result<Input, Failure> {
+    input::open(path).map_err(|f| match f {
+        Failure::Invalid(e) => fail(path, e),
+        other => other,
+    })
 }

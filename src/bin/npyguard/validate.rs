@@ -29,7 +29,7 @@ pub fn validate(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<
                 eprintln!("npyguard: {msg}");
                 results.push(os_json(path, &msg).to_string());
             }
-            Err(Failure::Closed) => return Err(Failure::Closed),
+            Err(stop @ (Failure::Closed | Failure::Reported(_))) => return Err(stop),
             Err(Failure::Invalid(e)) => {
                 invalid = true;
                 if !as_json {
