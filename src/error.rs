@@ -104,6 +104,11 @@ pub enum ErrorKind {
     /// shape is longer than the file's (no growth space), or its changed bytes cross a
     /// 512-byte sector boundary (see [`Appender`](crate::write::Appender)).
     HeaderFull,
+    /// The memory for a payload that must be held whole could not be had: the allocator
+    /// refused to grow it (a container's memory limit, an address-space limit), reported
+    /// instead of aborting the process. Storage grows only as bytes arrive, so this is
+    /// reached by inputs that really are that large (or endless streams).
+    OutOfMemory,
 }
 
 /// Who caused an error, as image-png separates them: what a program does about an error
@@ -166,6 +171,7 @@ impl ErrorKind {
             ErrorKind::Arrow => "arrow",
             ErrorKind::Internal => "internal",
             ErrorKind::HeaderFull => "header-full",
+            ErrorKind::OutOfMemory => "out-of-memory",
         }
     }
 
@@ -187,7 +193,8 @@ impl ErrorKind {
             | K::TotalTooLarge
             | K::CompressionRatio
             | K::Unbacked
-            | K::HeaderFull => Category::Limit,
+            | K::HeaderFull
+            | K::OutOfMemory => Category::Limit,
             K::Io => Category::Io,
             K::TypeMismatch | K::InvalidInput | K::MemberNotFound => Category::Usage,
             K::Arrow | K::Internal => Category::Internal,

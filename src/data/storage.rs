@@ -153,4 +153,12 @@ impl ArrayData {
     pub(crate) fn reserve_units(&mut self, units: usize) {
         with_units!(self, v => v.vec_mut().reserve_exact(units))
     }
+
+    /// [`reserve_units`](ArrayData::reserve_units), amortized and fallible.
+    pub(crate) fn try_reserve_units(
+        &mut self,
+        units: usize,
+    ) -> Result<(), alloc::collections::TryReserveError> {
+        with_units!(self, v => v.vec_mut().try_reserve(units))
+    }
 }

@@ -35,11 +35,20 @@ use crate::format::dtype::Endian;
 use crate::format::header::Header;
 use crate::limits::SPECULATIVE_BYTES;
 use crate::prelude::*;
+use alloc::collections::TryReserveError;
 
 /// Where decoded elements go: the dynamic [`ArrayData`] or a typed [`Buffer<T>`].
 pub(crate) trait Sink {
     /// Reserves room for `elements` more elements.
     fn reserve(&mut self, header: &Header, elements: usize);
+    /// Makes room for `elements` more elements, or says the allocator refused: storage
+    /// that grows as bytes arrive grows through this, so running out of memory is an
+    /// [`ErrorKind::OutOfMemory`], never an abort.
+    fn try_grow(
+        &mut self,
+        header: &Header,
+        elements: usize,
+    ) -> core::result::Result<(), TryReserveError>;
     /// Decodes whole elements from `bytes`; `offset` is the file offset of `bytes[0]`.
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()>;
 
@@ -63,6 +72,14 @@ impl Sink for ArrayData {
     fn reserve(&mut self, header: &Header, elements: usize) {
         let per = crate::data::storage::units_per_element(header.dtype());
         self.reserve_units(elements.saturating_mul(per));
+    }
+    fn try_grow(
+        &mut self,
+        header: &Header,
+        elements: usize,
+    ) -> core::result::Result<(), TryReserveError> {
+        let per = crate::data::storage::units_per_element(header.dtype());
+        self.try_reserve_units(elements.saturating_mul(per))
     }
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
         self.push_bytes(header.dtype(), bytes, offset)
@@ -88,6 +105,13 @@ impl Sink for ArrayData {
 impl<T: Element> Sink for Buffer<T> {
     fn reserve(&mut self, _header: &Header, elements: usize) {
         self.vec_mut().reserve_exact(elements);
+    }
+    fn try_grow(
+        &mut self,
+        _header: &Header,
+        elements: usize,
+    ) -> core::result::Result<(), TryReserveError> {
+        self.vec_mut().try_reserve(elements)
     }
     fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
         let e = T::endian_of(header.dtype()).unwrap_or(Endian::Little);
@@ -121,6 +145,14 @@ impl Sink for Raw {
     fn reserve(&mut self, header: &Header, elements: usize) {
         let bytes = elements.saturating_mul(header.dtype().itemsize());
         self.0.vec_mut().reserve_exact(bytes);
+    }
+    fn try_grow(
+        &mut self,
+        header: &Header,
+        elements: usize,
+    ) -> core::result::Result<(), TryReserveError> {
+        let bytes = elements.saturating_mul(header.dtype().itemsize());
+        self.0.vec_mut().try_reserve(bytes)
     }
     fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
         check_text(header.dtype(), bytes, offset)?;
@@ -319,6 +351,13 @@ impl<T: Element> Sink for Reused<T> {
             self.vec.reserve_exact(more);
         }
     }
+    fn try_grow(
+        &mut self,
+        _header: &Header,
+        elements: usize,
+    ) -> core::result::Result<(), TryReserveError> {
+        self.fresh().try_reserve(elements)
+    }
     fn push(&mut self, header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
         let e = T::endian_of(header.dtype()).unwrap_or(Endian::Little);
         T::decode_into(bytes, e, self.fresh());
@@ -487,6 +526,10 @@ impl<S: Sink> Decoder<S> {
             .len()
             .saturating_sub(data.len().checked_rem(self.itemsize).unwrap_or(0));
         let (body, tail) = data.split_at(whole);
+        let elements = whole.checked_div(self.itemsize).unwrap_or(0);
+        if let Err(refused) = self.sink.try_grow(&self.header, elements) {
+            return Err(out_of_memory(self.offset, refused));
+        }
         if !body.is_empty() {
             self.sink.push(&self.header, body, self.offset)?;
             self.offset = self.offset.saturating_add(body.len() as u64);
@@ -542,4 +585,14 @@ impl<S: Sink> Decoder<S> {
     pub(crate) fn into_parts(self) -> (Header, S) {
         (self.header, self.sink)
     }
+}
+
+/// [`ErrorKind::OutOfMemory`] at `offset`: the allocator refused to grow the payload's storage.
+fn out_of_memory(offset: u64, refused: TryReserveError) -> Error {
+    Error::new(
+        ErrorKind::OutOfMemory,
+        offset,
+        "memory for the payload read so far and the next bytes (a limit such as max_file_bytes bounds it)",
+    )
+    .found(format!("the allocator refused ({refused})"))
 }

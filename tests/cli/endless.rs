@@ -134,3 +134,42 @@ fn validate_of_a_65536_member_archive_stays_small() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dump` must hold the payload: on an endless stream under a 1.5 GB address-space limit (a
+/// container's memory limit) it stops with a typed `out-of-memory` error (exit 1) when the
+/// allocator refuses to grow the payload, instead of aborting (SIGABRT, "memory allocation
+/// of 4294967296 bytes failed").
+#[test]
+fn running_out_of_memory_is_a_typed_error() {
+    let header = Header::new(Dtype::from_typestr("<f8").unwrap(), vec![1 << 37], false).unwrap();
+    let script = format!(
+        "ulimit -v 1500000; exec '{}' dump -",
+        env!("CARGO_BIN_EXE_npyguard")
+    );
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 20];
+        if stdin.write_all(&header_bytes(&header)).is_err() {
+            return;
+        }
+        // At most 4 GiB: the command must have stopped long before.
+        for _ in 0..4096 {
+            if stdin.write_all(&zeros).is_err() {
+                return;
+            }
+        }
+    });
+    let out = child.wait_with_output().expect("wait");
+    let _ = feeder.join();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("out-of-memory"), "{stderr}");
+}
