@@ -290,6 +290,7 @@ fn field(name: &str, title: Option<&str>, dtype: Dtype, shape: &[usize], offset:
         title: title.map(str::to_string),
         dtype,
         shape: shape.to_vec(),
+        nesting: Vec::new(),
         offset,
     }
 }

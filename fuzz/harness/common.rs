@@ -308,6 +308,7 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
             title,
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     }

@@ -458,6 +458,7 @@ fn record(fields: &[(&str, Dtype, Vec<usize>)]) -> Record {
             title: None,
             dtype: dtype.clone(),
             shape: shape.clone(),
+            nesting: Vec::new(),
             offset,
         };
         offset += f.size();

@@ -230,6 +230,7 @@ fn build_record(specs: Vec<FieldSpec>, trailing: usize) -> Dtype {
             title,
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     }
@@ -1452,6 +1453,7 @@ fn writer_styles_match_the_reference_layouts() {
                 title: None,
                 dtype: Dtype::F64(Endian::Little),
                 shape: vec![],
+                nesting: Vec::new(),
                 offset: 0,
             }],
             itemsize: 8,
@@ -1713,6 +1715,7 @@ fn long_headers_choose_versions_as_numpy() {
                 title: None,
                 dtype: Dtype::U8,
                 shape: vec![],
+                nesting: Vec::new(),
                 offset: i,
             })
             .collect();
@@ -1747,6 +1750,7 @@ fn long_headers_choose_versions_as_numpy() {
                     title: None,
                     dtype: Dtype::F64(Endian::Little),
                     shape: vec![],
+                    nesting: Vec::new(),
                     offset: 0,
                 }],
                 itemsize: 8,
@@ -1800,6 +1804,7 @@ fn hand_built_dtype() -> BoxedStrategy<Dtype> {
             title: title.map(str::to_string),
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     let record = (prop::collection::vec(field, 0..=3), 0usize..=24)
@@ -1851,6 +1856,7 @@ fn header_new_refuses_dtypes_the_reader_refuses() {
         title: None,
         dtype,
         shape: vec![],
+        nesting: Vec::new(),
         offset,
     };
     let dt = |unit, multiple| Dtype::DateTime(DateUnit { unit, multiple }, Endian::Little);
