@@ -228,6 +228,7 @@ impl Header {
     /// one axis of [`element_count`](Header::element_count), the same payload offset): an
     /// element's validity does not depend on where it sits in the array, so a payload can be
     /// checked element run by element run, whatever its shape or memory order.
+    #[cfg(feature = "std")] // used by `io::rows`
     pub(crate) fn flattened(&self) -> Header {
         Header {
             version: self.version,

@@ -34,6 +34,7 @@
 use std::borrow::Cow;
 
 use crate::data::array::Array;
+use crate::data::codec::check_code_points;
 use crate::data::layout::strides;
 use crate::data::scalar::{Float as FloatValue, Scalar};
 use crate::data::storage::{map_units, units_per_element, ArrayData};
@@ -41,7 +42,7 @@ use crate::error::Result;
 use crate::format::dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
 use crate::format::f16::{f16_bits_to_f64, f64_to_f16_bits};
 use crate::format::header::Header;
-use crate::format::repr::{py_bytes, py_shape, py_str};
+use crate::format::repr::{py_bytes, py_shape, py_str, py_str_units};
 use crate::render::bounds::{unbacked_items, EDGE};
 
 /// `linewidth`: the longest line NumPy writes.
@@ -451,7 +452,10 @@ impl Format {
                 Format::TimeDelta(TimeFormat::new(v, swapped, |x| x.to_string()))
             }
             ArrayData::Bytes(_) => Format::Bytes,
-            ArrayData::Unicode(_) => Format::Str,
+            ArrayData::Unicode(v) => {
+                check_code_points(v, units_per_element(data.dtype()))?;
+                Format::Str
+            }
             ArrayData::Void(_) => Format::Void,
             ArrayData::Record(_) => Format::Record(FieldFormat::all(data, opts)?),
         })
@@ -503,7 +507,7 @@ impl Format {
             }
             (Format::TimeDelta(time), Scalar::Time(x)) => time.call(x, |x| x.to_string()),
             (Format::Bytes, Scalar::Bytes(b)) => py_bytes(b),
-            (Format::Str, Scalar::Str(s)) => py_str(&s.iter().collect::<String>()),
+            (Format::Str, Scalar::Str(s)) => py_str_units(s),
             (Format::Void, Scalar::Void(b)) => void_str(b),
             (Format::Record(fields), Scalar::Record(_)) => record_str(fields, i),
             _ => String::new(),

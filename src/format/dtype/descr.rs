@@ -101,7 +101,11 @@ fn field_item(item: &Literal, depth: u32) -> Result<FieldItem<'_>> {
     let (title, name) = field_name(name_lit)?;
     let plain_name = matches!(name_lit.value, Value::Str(_));
     let (dtype, shape, nesting) = match shape_lit {
-        None => (descr_value(type_lit, depth.saturating_add(1))?, Vec::new(), Vec::new()),
+        None => (
+            descr_value(type_lit, depth.saturating_add(1))?,
+            Vec::new(),
+            Vec::new(),
+        ),
         Some(s) => {
             let mut levels = Levels::default();
             let dtype = subarray_level(type_lit, s, depth, &mut levels)?;

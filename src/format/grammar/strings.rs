@@ -27,7 +27,8 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
     let mut out = String::new();
     loop {
         // A run of plain ASCII characters is copied in one step.
-        let (rest, run) = take_while(|b: u8| plain_ascii(b) && b != quote && b != b'\\').parse(i)?;
+        let (rest, run) =
+            take_while(|b: u8| plain_ascii(b) && b != quote && b != b'\\').parse(i)?;
         // `run` is ASCII, hence valid UTF-8.
         out.push_str(core::str::from_utf8(run.bytes()).unwrap_or_default());
         i = rest;
