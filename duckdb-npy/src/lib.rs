@@ -550,11 +550,13 @@ fn emit_rows(
                     start: r0 * d,
                     len: n * d,
                 };
-                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
+                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             SqlType::Scalar(kind) => {
                 let (data, per, sel) = column_of(chunk, cols, col, r0, n)?;
-                fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)?;
+                fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             _ => return Err("internal: unexpected column type".into()),
         }

@@ -243,8 +243,8 @@ fn fill_flat(
                 for &u in c.get(..end).unwrap_or_default() {
                     let ch = char::from_u32(u).ok_or_else(|| {
                         format!(
-                            "a U value holds the code unit 0x{u:08x} (a lone surrogate or above \
-                             U+10FFFF), which VARCHAR (UTF-8) cannot hold"
+                            "invalid code point 0x{u:08x} in a U value (a lone surrogate or \
+                             above U+10FFFF: NumPy keeps it, VARCHAR is UTF-8 and cannot)"
                         )
                     })?;
                     s.push(ch);
