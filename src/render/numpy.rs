@@ -1411,15 +1411,22 @@ fn list_item(f: &Field) -> String {
         Some(t) => format!("({}, {})", py_str(t), py_str(&f.name)),
         None => py_str(&f.name),
     };
-    if f.shape.is_empty() {
-        format!("({name}, {})", construction_repr(&f.dtype))
-    } else {
-        format!(
-            "({name}, {}, {})",
-            construction_repr(&f.dtype),
-            shape_str(&f.shape)
-        )
+    match subarray_repr(f) {
+        None => format!("({name}, {})", construction_repr(&f.dtype)),
+        Some((ty, outer)) => format!("({name}, {ty}, {outer})"),
     }
+}
+
+/// A subarray field's type and outer shape as NumPy prints them: a subarray of a subarray
+/// keeps its levels (`('<f8', (5,))` with outer shape `(2,)`); `None` for a scalar field.
+fn subarray_repr(f: &Field) -> Option<(String, String)> {
+    let levels = f.levels();
+    let (outer, inner) = levels.split_first()?;
+    let mut ty = construction_repr(&f.dtype);
+    for level in inner.iter().rev() {
+        ty = format!("({ty}, {})", shape_str(level));
+    }
+    Some((ty, shape_str(outer)))
 }
 
 /// `_struct_dict_str` (NumPy ≥ 1.22 spacing).
@@ -1429,12 +1436,9 @@ fn dict_str(r: &Record) -> String {
     let formats = join(
         r.fields
             .iter()
-            .map(|f| {
-                if f.shape.is_empty() {
-                    construction_repr(&f.dtype)
-                } else {
-                    format!("({}, {})", construction_repr(&f.dtype), shape_str(&f.shape))
-                }
+            .map(|f| match subarray_repr(f) {
+                None => construction_repr(&f.dtype),
+                Some((ty, outer)) => format!("({ty}, {outer})"),
             })
             .collect(),
     );

@@ -5,12 +5,12 @@
 //! (nested subarrays to depth 3, zero-width `S`/`U`/`V`, records without fields, fields
 //! named `''`, titles, padding NumPy takes for a field named `''`, lone surrogates, raw and
 //! escaped control characters in names; both byte orders, both memory orders, versions
-//! 1.0 to 3.0). Its manifest records what NumPy 2.4.6 reads from each file and the bytes of
-//! `np.save(np.load(f))`; this test needs no Python.
+//! 1.0 to 3.0). Its manifest records what NumPy 2.4.6 reads from each file (header, values,
+//! `repr`) and the bytes of `np.save(np.load(f))`; this test needs no Python.
 
 use std::path::PathBuf;
 
-use npyguard::render::{values, Style};
+use npyguard::render::{numpy_repr, values, Style};
 use npyguard::{read_path, write, ReadOptions, Version};
 use serde_json::Value;
 
@@ -73,6 +73,10 @@ fn check(e: &Value) -> Result<(), String> {
     let json = values(&a, Style::Json).map_err(|x| format!("values: {x}"))?;
     if json != e["values"].as_str().unwrap() {
         return Err(format!("values {json} (NumPy: {})", e["values"]));
+    }
+    let repr = numpy_repr(&a, true).map_err(|x| format!("numpy_repr: {x}"))?;
+    if repr != e["repr"].as_str().unwrap() {
+        return Err(format!("repr {repr:?} (NumPy: {:?})", e["repr"]));
     }
     let written = write::to_vec(&a).map_err(|x| format!("write: {x}"))?;
     let resave = std::fs::read(dir().join(e["resave"].as_str().unwrap())).unwrap();

@@ -17,7 +17,8 @@ records what NumPy reads: `descr` (repr of np.lib.format.dtype_to_descr of the l
 dtype), `shape`, `fortran_order`, `version`, `itemsize`, `values` (the loaded values as
 JSON text in the conventions of npyguard's `render::values(.., Style::Json)`, i.e.
 `tolist()` with records as lists of their named fields, S as latin-1 text, V as byte
-lists; a lone surrogate as its JSON escape) and `resave`: the file holding
+lists; a lone surrogate as its JSON escape), `repr` (NumPy's `repr` of the loaded array,
+which npyguard's `render::numpy_repr` reproduces) and `resave`: the file holding
 `np.save(np.load(f))`, which npyguard's writer must reproduce byte for byte (the case's
 own file when that is identical). NumPy leaves a record's padding bytes undefined on that
 trip (np.load does not keep them; they come out as whatever memory held): there the
@@ -305,6 +306,7 @@ def record(name, data):
         "version": list(version),
         "itemsize": a.dtype.itemsize,
         "values": enc(a),
+        "repr": repr(a),
         "resave": f"{name}.npy" if resave == data else f"{name}.resave.npy",
     }, resave
 

@@ -137,6 +137,12 @@ impl Field {
             .fold(self.dtype.itemsize(), |acc, &d| acc.saturating_mul(d))
     }
 
+    /// The subarray levels of [`shape`](Field::shape), outermost first, as NumPy keeps them
+    /// (split by [`nesting`](Field::nesting)); empty for a scalar field.
+    pub(crate) fn levels(&self) -> Vec<&[usize]> {
+        subarray_levels(&self.shape, &self.nesting)
+    }
+
     /// Number of elements of the field in one record (product of the subarray shape).
     pub fn count(&self) -> usize {
         self.shape
@@ -335,7 +341,7 @@ fn record_descr(r: &Record) -> Literal {
             ])),
             None => Literal::new(Value::Str(f.name.clone())),
         };
-        let levels = subarray_levels(&f.shape, &f.nesting);
+        let levels = f.levels();
         let mut ty = f.dtype.descr();
         for level in levels.iter().skip(1).rev() {
             ty = Literal::new(Value::Tuple(vec![ty, shape_literal(level)]));
