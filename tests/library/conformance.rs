@@ -89,3 +89,81 @@ fn check(e: &Value) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Every conformance case through the Arrow/Parquet/CSV conversions (`convert --to`;
+/// records field by field, as `Array::field` takes them out, nested records too): each
+/// converts, or is refused with a typed error; a `U` value holding a lone surrogate is
+/// refused as `bad-payload` naming the code unit, as UTF-8 cannot hold it.
+#[test]
+fn every_form_converts_to_arrow_or_is_refused_by_name() {
+    use npyguard::arrow::{self, Dataset, Layout};
+    use npyguard::{Array, Dtype, ErrorKind, Header};
+    fn leaves(a: Array, out: &mut Vec<(String, Array)>, path: String) {
+        match a.dtype().clone() {
+            Dtype::Record(r) => {
+                for f in &r.fields {
+                    let field = a.field(&f.name).unwrap();
+                    leaves(field, out, format!("{path}[{:?}]", f.name));
+                }
+            }
+            // Tables are at most 2-D: rows, then every other axis as columns.
+            _ if a.shape().len() > 2 => {
+                let rows = a.shape()[0];
+                let cols = a.shape()[1..].iter().product();
+                let (h, data) = a.to_c_order().into_parts();
+                let h = Header::new(h.dtype().clone(), vec![rows, cols], false).unwrap();
+                out.push((path, Array::new(h, data).unwrap()));
+            }
+            _ => out.push((path, a)),
+        }
+    }
+    let text = std::fs::read_to_string(dir().join("manifest.json")).unwrap();
+    let entries: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let (mut converted, mut surrogates, mut refused) = (0, 0, Vec::new());
+    for e in &entries {
+        let file = e["file"].as_str().unwrap();
+        let a = read_path(dir().join(file), &ReadOptions::default()).unwrap();
+        let mut arrays = Vec::new();
+        leaves(a, &mut arrays, file.to_string());
+        for (what, a) in arrays {
+            let lone = (0..a.len()).any(|i| {
+                a.units_at(i)
+                    .is_some_and(|u| u.iter().any(|&c| (0xd800..0xe000).contains(&c)))
+            });
+            let result = Dataset::new(a.clone(), Layout::Columns).and_then(|ds| {
+                let mut csv = Vec::new();
+                arrow::write_csv(&ds, &mut csv, 0, |_| {})?;
+                let mut pq = Vec::new();
+                arrow::write_parquet(&ds, &mut pq, 0, &Default::default(), |_| {})?;
+                Ok(())
+            });
+            match result {
+                Ok(()) => {
+                    assert!(!lone, "{what}: a lone surrogate became UTF-8");
+                    converted += 1;
+                }
+                Err(err) if lone && err.kind() == ErrorKind::BadPayload => {
+                    assert!(err.to_string().contains("0x0000d"), "{what}: {err}");
+                    surrogates += 1;
+                }
+                Err(err) => {
+                    // A typed refusal: Arrow has no zero-width FixedSizeBinary (`|V0`) and
+                    // zero-size items back no rows.
+                    assert!(
+                        matches!(
+                            err.kind(),
+                            ErrorKind::Unbacked | ErrorKind::UnsupportedDtype
+                        ),
+                        "{what}: {err}"
+                    );
+                    refused.push(format!("{what}: {err}"));
+                }
+            }
+        }
+    }
+    assert!(
+        converted > 40 && surrogates >= 4 && refused.len() < 10,
+        "{converted} converted, {surrogates} surrogates refused, refused:\n{}",
+        refused.join("\n")
+    );
+}
