@@ -34,8 +34,9 @@ fn arrays() -> npyguard::Result<Arrays> {
     let be_i8 = NpyArray::from_vec_with(vec![i64::MIN, i64::MAX, 0], vec![3], false, Endian::Big)?;
     let mut chars = Vec::new();
     for s in ["a", "bc", "\u{1F600}"] {
-        let mut c: Vec<char> = s.chars().collect();
-        c.resize(3, '\0');
+        // A `U` element is UTF-32 code units, NUL padded.
+        let mut c: Vec<u32> = s.chars().map(u32::from).collect();
+        c.resize(3, 0);
         chars.extend(c);
     }
     let text = Array::new(

@@ -268,7 +268,7 @@ fn c_order_data(d: &Dtype, n: u64) -> ArrayData {
             .collect(),
         ),
         Dtype::Unicode(w, _) => ArrayData::Unicode(
-            ks.flat_map(|k| (0..*w).map(move |j| char::from_u32(char_at(*w, k, j)).unwrap()))
+            ks.flat_map(|k| (0..*w).map(move |j| char_at(*w, k, j)))
                 .collect(),
         ),
         Dtype::DateTime(..) => ArrayData::DateTime(ks.map(|k| time_bits(k) as i64).collect()),
@@ -290,6 +290,7 @@ fn field(name: &str, title: Option<&str>, dtype: Dtype, shape: &[usize], offset:
         title: title.map(str::to_string),
         dtype,
         shape: shape.to_vec(),
+        nesting: Vec::new(),
         offset,
     }
 }

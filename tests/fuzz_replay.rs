@@ -270,6 +270,7 @@ fn header_new_refuses_dtypes_the_reader_would_refuse() {
         title: None,
         dtype,
         shape: vec![],
+        nesting: Vec::new(),
         offset,
     };
     let cases = [

@@ -754,7 +754,8 @@ fn emit_rows(
                     ));
                 }
                 let child = output.array_vector(k).child(n * d);
-                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)?;
+                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             SqlType::Scalar(_) if col >= cols => {
                 // union_by_name: a column this file does not have.
@@ -769,7 +770,8 @@ fn emit_rows(
                     let row = first_row + r0 + at;
                     return Err(value_error(path, row, &format!("c{}", col + 1), &why));
                 }
-                fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)?;
+                fill(&mut dst_for(output, k, *kind), *kind, data, per, sel)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             _ => return Err("internal: unexpected column type".into()),
         }

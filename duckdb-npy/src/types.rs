@@ -309,6 +309,7 @@ mod tests {
             title: None,
             dtype: Dtype::I32(Endian::Little),
             shape: vec![],
+            nesting: Vec::new(),
             offset: 0,
         };
         let rec = Dtype::Record(Record {

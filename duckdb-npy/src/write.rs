@@ -406,12 +406,22 @@ fn fill_flat(
             Ok(())
         }
         ArrayData::Unicode(v) => {
+            // UTF-32 code units as NumPy keeps them; VARCHAR is UTF-8, which holds no lone
+            // surrogate and nothing above U+10FFFF: such a unit is refused, named.
             let mut s = String::new();
             for (row, i) in sel.iter().enumerate() {
                 let c = units(v, per, i)?;
-                let end = c.iter().rposition(|&x| x != '\0').map_or(0, |p| p + 1);
+                let end = c.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1);
                 s.clear();
-                s.extend(c.get(..end).unwrap_or_default());
+                for &u in c.get(..end).unwrap_or_default() {
+                    let ch = char::from_u32(u).ok_or_else(|| {
+                        format!(
+                            "invalid code point 0x{u:08x} in a U value (a lone surrogate or \
+                             above U+10FFFF: NumPy keeps it, VARCHAR is UTF-8 and cannot)"
+                        )
+                    })?;
+                    s.push(ch);
+                }
                 f.insert(row, s.as_str());
             }
             Ok(())

@@ -308,6 +308,7 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
             title,
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     }
@@ -411,9 +412,9 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
             .into(),
         ),
         Dtype::Bytes(k) => ArrayData::Bytes((values(u, n * k, any)?).into()),
-        Dtype::Unicode(k, _) => {
-            ArrayData::Unicode((values(u, n * k, |u| u.arbitrary::<char>())?).into())
-        }
+        Dtype::Unicode(k, _) => ArrayData::Unicode(
+            (values(u, n * k, |u| Ok(u32::from(u.arbitrary::<char>()?)))?).into(),
+        ),
         Dtype::Void(k) => ArrayData::Void((values(u, n * k, any)?).into()),
         Dtype::DateTime(..) => ArrayData::DateTime((values(u, n, |u| u.arbitrary())?).into()),
         Dtype::TimeDelta(..) => ArrayData::TimeDelta((values(u, n, |u| u.arbitrary())?).into()),
@@ -422,8 +423,8 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
     })
 }
 
-/// `Array::new` of generated parts: `None` only when record bytes hold a `U` field that is
-/// not text (refused as `BadPayload`, as the reader refuses it); any other refusal panics.
+/// `Array::new` of generated parts (`U` code units are not checked, as NumPy does not check
+/// them: every generated array is taken); a refusal panics.
 pub fn new_array(header: Header, values: ArrayData) -> Option<Array> {
     let unicode = holds_unicode(header.dtype());
     match Array::new(header, values) {

@@ -16,7 +16,6 @@ use crate::arrow::buffers::time_buf;
 use crate::arrow::buffers::void_buf;
 use crate::arrow::support::arrow_err;
 use crate::arrow::support::mul;
-use crate::arrow::support::out_of_range;
 use crate::arrow::support::sub;
 use crate::arrow::types::Kind;
 
@@ -27,6 +26,7 @@ use arrow_array::types::{
 use arrow_array::{ArrayRef, BinaryArray, StringArray};
 use arrow_buffer::{ArrowNativeType, Buffer, OffsetBuffer, ScalarBuffer};
 
+use crate::data::codec::utf32_text;
 use crate::error::Result;
 
 /// A stored unit type as Arrow sees it.
@@ -116,7 +116,6 @@ plain_native! {
     i8 => Int8Type, 0;
     i16 => Int16Type, 0;
     i32 => Int32Type, 0;
-    u32 => UInt32Type, 0;
     u64 => UInt64Type, 0;
     f32 => Float32Type, 0.0;
     f64 => Float64Type, 0.0;
@@ -130,6 +129,20 @@ impl Native for u8 {
             Kind::Bytes(w) => binary(&buf, n, w),
             Kind::Void(w) => void_buf(buf.into_inner(), w),
             _ => prim_buf::<UInt8Type>(buf),
+        }
+    }
+
+    fn zero(&self, _: Kind) -> bool {
+        *self == 0
+    }
+}
+
+/// `u4` (UInt32) and `U` code units (Utf8).
+impl Native for u32 {
+    fn from_buf(buf: ScalarBuffer<u32>, n: usize, kind: Kind) -> Result<ArrayRef> {
+        match kind {
+            Kind::Unicode(w) => utf8(&buf, n, w),
+            _ => prim_buf::<UInt32Type>(buf),
         }
     }
 
@@ -200,35 +213,30 @@ complex_cell! {
     f64 => Float64Type;
 }
 
-/// `U` characters as Utf8, trailing NULs stripped.
-impl Cell for char {
-    type Owned = crate::Buffer<char>;
-
-    fn own(units: crate::Buffer<char>) -> crate::Buffer<char> {
-        units
+/// `n` `U<w>` elements (UTF-32 code units) as Utf8, trailing NULs stripped. A unit UTF-8
+/// cannot hold (a lone surrogate, a value above U+10FFFF: NumPy keeps both) is refused with
+/// [`ErrorKind::BadPayload`](crate::ErrorKind::BadPayload), naming the unit and its element
+/// (counted from the first element converted).
+fn utf8(units: &[u32], n: usize, w: usize) -> Result<ArrayRef> {
+    let mut values = String::with_capacity(units.len());
+    let mut i = 0usize;
+    let mut refused = None;
+    let offsets = stripped_offsets(units, n, w, 0, |e| {
+        match utf32_text(e, i) {
+            Ok(text) => values.push_str(&text),
+            Err(err) => {
+                refused.get_or_insert(err);
+            }
+        }
+        i = i.saturating_add(1);
+        values.len()
+    })?;
+    if let Some(err) = refused {
+        return Err(err);
     }
-
-    fn borrow(owned: &crate::Buffer<char>) -> &[char] {
-        owned
-    }
-
-    fn array(units: Vec<char>, n: usize, kind: Kind) -> Result<ArrayRef> {
-        let Kind::Unicode(w) = kind else {
-            return Err(out_of_range());
-        };
-        let mut values = String::with_capacity(units.len());
-        let offsets = stripped_offsets(&units, n, w, '\0', |e| {
-            values.extend(e);
-            values.len()
-        })?;
-        StringArray::try_new(offsets, Buffer::from_vec(values.into_bytes()), None)
-            .map(arc)
-            .map_err(arrow_err)
-    }
-
-    fn is_zero(&self, _: Kind) -> bool {
-        *self == '\0'
-    }
+    StringArray::try_new(offsets, Buffer::from_vec(values.into_bytes()), None)
+        .map(arc)
+        .map_err(arrow_err)
 }
 
 /// `n` `S<w>` elements as Binary, trailing NULs stripped (NumPy's value).

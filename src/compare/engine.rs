@@ -333,10 +333,10 @@ pub(super) fn compare_values(a: &Array, b: &Array, acc: &mut Acc<'_>) {
         }
         (ArrayData::Unicode(_), ArrayData::Unicode(_)) => {
             for i in 0..n {
-                let (x, y) = (a.str_at(i), b.str_at(i));
-                let render = |s: &Option<String>| {
-                    s.as_deref()
-                        .map_or_else(String::new, crate::format::repr::py_str)
+                // Code units, as NumPy compares them (lone surrogates included).
+                let (x, y) = (a.units_at(i), b.units_at(i));
+                let render = |s: &Option<&[u32]>| {
+                    s.map_or_else(String::new, crate::format::repr::py_str_units)
                 };
                 acc.add(i, shape, Outcome::exact(x == y), || {
                     (render(&x), render(&y))

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::data::buffer::Buffer;
-use crate::data::codec::check_record_text;
+use crate::data::codec::utf32_text;
 use crate::data::element::Element;
 use crate::data::layout;
 use crate::data::scalar::Scalar;
@@ -34,18 +34,11 @@ pub struct Array {
 
 impl Array {
     /// Builds an array from a header and data, checking that the data holds exactly
-    /// the header's element count in the header's variant, and that the `U` fields of
-    /// record bytes are text ([`ErrorKind::BadPayload`] otherwise, as the reader refuses them).
+    /// the header's element count in the header's variant.
     pub fn new(header: Header, data: ArrayData) -> Result<Array> {
-        let array = Array::with_counts_checked(header, data)?;
-        // Record bytes are checked as the reader checks them: every `U` field is text.
-        if let (Dtype::Record(r), ArrayData::Record(bytes)) = (array.dtype(), &array.data) {
-            check_record_text(r, bytes, 0)?;
-        }
-        Ok(array)
+        Array::with_counts_checked(header, data)
     }
 
-    /// [`Array::new`] without the text check, for data `push_bytes` decoded (and so checked).
     fn with_counts_checked(header: Header, data: ArrayData) -> Result<Array> {
         let expected = ArrayData::with_capacity(header.dtype(), 0);
         if core::mem::discriminant(&expected) != core::mem::discriminant(&data) {
@@ -159,10 +152,31 @@ impl Array {
         }
     }
 
-    /// The `i`-th `U` element in memory order, trailing NULs stripped (as NumPy does).
-    pub fn str_at(&self, i: usize) -> Option<String> {
+    /// The `i`-th `U` element in memory order as text, trailing NULs stripped (as NumPy
+    /// does); `Ok(None)` for other dtypes or out of range. A `U` element is UTF-32 code
+    /// units that NumPy does not check: one holding a lone surrogate (np.save writes them
+    /// for Python strings holding one) or a value above U+10FFFF has no UTF-8 text, and
+    /// gives [`ErrorKind::BadPayload`] naming the unit and the element
+    /// ([`units_at`](Array::units_at) gives the units themselves).
+    ///
+    /// ```
+    /// use npyguard::{Array, ArrayData, Dtype, Endian, Header};
+    /// let h = Header::new(Dtype::Unicode(2, Endian::Little), vec![2], false).unwrap();
+    /// let a = Array::new(h, ArrayData::Unicode(vec![0x68, 0x69, 0xd805, 0].into())).unwrap();
+    /// assert_eq!(a.str_at(0).unwrap().as_deref(), Some("hi"));
+    /// assert_eq!(a.units_at(1), Some(&[0xd805][..]));
+    /// let e = a.str_at(1).unwrap_err();
+    /// assert!(e.to_string().contains("0x0000d805 in element 1"), "{e}");
+    /// ```
+    pub fn str_at(&self, i: usize) -> Result<Option<String>> {
+        self.units_at(i).map(|u| utf32_text(u, i)).transpose()
+    }
+
+    /// The `i`-th `U` element in memory order as its UTF-32 code units, trailing NULs
+    /// stripped, as NumPy holds them (unchecked); `None` for other dtypes or out of range.
+    pub fn units_at(&self, i: usize) -> Option<&[u32]> {
         match self.data.scalar(i, units_per_element(self.dtype()))? {
-            Scalar::Str(s) => Some(s.iter().collect()),
+            Scalar::Str(s) => Some(s),
             _ => None,
         }
     }

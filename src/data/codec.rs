@@ -19,7 +19,7 @@ use crate::data::element::{decode_pairs, Element};
 use crate::data::layout;
 use crate::data::storage::{map_units, with_units, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::dtype::{Dtype, Endian, Record};
+use crate::format::dtype::{Dtype, Endian};
 use crate::prelude::*;
 
 /// A type [`ArrayData`] stores: how runs of it are read from and written to file bytes.
@@ -90,30 +90,10 @@ impl<F: Element> Unit for [F; 2] {
     }
 }
 
-/// `U` text: UTF-32 code units that must be characters.
-impl Unit for char {
-    fn decode(bytes: &[u8], endian: Endian, out: &mut Vec<Self>, offset: u64) -> Result<()> {
-        let mut units = Vec::with_capacity(bytes.len() / 4);
-        u32::decode_into(bytes, endian, &mut units);
-        for (i, &u) in units.iter().enumerate() {
-            let at = offset.saturating_add((i as u64).saturating_mul(4));
-            out.push(utf32_char(u, at)?);
-        }
-        Ok(())
-    }
-    fn encode(values: &[Self], endian: Endian, out: &mut Vec<u8>) {
-        let units: Vec<u32> = values.iter().map(|&c| u32::from(c)).collect();
-        u32::encode_into(&units, endian, out);
-    }
-}
-
 impl ArrayData {
     /// Decodes whole elements of `dtype` from `bytes` and appends them.
     /// `offset` is the file offset of `bytes[0]`, for error reporting.
     pub(crate) fn push_bytes(&mut self, dtype: &Dtype, bytes: &[u8], offset: u64) -> Result<()> {
-        if let Dtype::Record(r) = dtype {
-            check_record_text(r, bytes, offset)?;
-        }
         let e = dtype.endian().unwrap_or(Endian::Little);
         with_units!(self, v => Unit::decode(bytes, e, v.vec_mut(), offset))
     }
@@ -163,67 +143,44 @@ fn encode_in_chunks<T: Unit>(
     Ok(())
 }
 
-/// A UTF-32 code unit as a `char`; [`ErrorKind::BadPayload`] at `at` for a surrogate or a
-/// value above U+10FFFF (NumPy stores them; npyguard refuses what is not text).
-fn utf32_char(u: u32, at: u64) -> Result<char> {
-    char::from_u32(u).ok_or_else(|| {
-        Error::new(
-            ErrorKind::BadPayload,
-            at,
-            "a UTF-32 code unit that is a Unicode scalar value",
-        )
-        .found(format!("0x{u:08x}"))
-    })
+/// `U` code units as UTF-8 text (trailing NULs already stripped by the caller):
+/// [`ErrorKind::BadPayload`] naming the first unit that is not a Unicode scalar value (a
+/// lone surrogate, or a value above U+10FFFF) and element `element` (memory order), which
+/// UTF-8 cannot hold. NumPy keeps such units; only conversions to UTF-8 refuse them.
+pub(crate) fn utf32_text(units: &[u32], element: usize) -> Result<String> {
+    units
+        .iter()
+        .map(|&u| {
+            char::from_u32(u).ok_or_else(|| {
+                Error::unplaced(
+                    ErrorKind::BadPayload,
+                    "UTF-32 code units that are Unicode scalar values (UTF-8 text cannot hold \
+                     a lone surrogate or a value above U+10FFFF)",
+                )
+                .found(format!("0x{u:08x} in element {element}"))
+            })
+        })
+        .collect()
 }
 
-/// Checks the `U` fields (at any depth) of whole records in `bytes`, as a plain `U` array
-/// is checked when it is decoded: so a record array that reads is one whose every field
-/// can be taken out ([`Array::field`]) and printed.
-pub(crate) fn check_record_text(r: &Record, bytes: &[u8], offset: u64) -> Result<()> {
-    if r.itemsize == 0 || !r.fields.iter().any(|f| holds_unicode(&f.dtype)) {
-        return Ok(());
-    }
-    for (i, rec) in bytes.chunks_exact(r.itemsize).enumerate() {
-        let base = offset.saturating_add((i as u64).saturating_mul(r.itemsize as u64));
-        for f in &r.fields {
-            let end = f.offset.saturating_add(f.size());
-            let field = rec.get(f.offset..end).unwrap_or_default();
-            let at = base.saturating_add(f.offset as u64);
-            match &f.dtype {
-                Dtype::Unicode(_, e) => check_utf32(field, *e, at)?,
-                Dtype::Record(inner) => check_record_text(inner, field, at)?,
-                _ => {}
-            }
+/// Checks that `U` code units (elements of `per` units) are Python code points, at most
+/// U+10FFFF, as NumPy's conversions to Python strings (`tolist`, `repr`, `str`) need:
+/// NumPy fails on a larger unit ("invalid maximum character passed to PyUnicode_New"),
+/// while a lone surrogate is a code point Python holds. [`ErrorKind::BadPayload`] names the
+/// first larger unit and its element (memory order).
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by `render`
+pub(crate) fn check_code_points(units: &[u32], per: usize) -> Result<()> {
+    match units.iter().position(|&u| u > 0x10_ffff) {
+        None => Ok(()),
+        Some(k) => {
+            let u = units.get(k).copied().unwrap_or_default();
+            let element = k.checked_div(per).unwrap_or(0);
+            Err(Error::unplaced(
+                ErrorKind::BadPayload,
+                "UTF-32 code units of at most U+10FFFF (NumPy cannot make a Python string of \
+                 a larger one either)",
+            )
+            .found(format!("0x{u:08x} in element {element}")))
         }
-    }
-    Ok(())
-}
-
-/// Checks that every UTF-32 code unit of `bytes` (file offset `at`) is a character.
-fn check_utf32(bytes: &[u8], e: Endian, at: u64) -> Result<()> {
-    for (k, unit) in bytes.chunks_exact(4).enumerate() {
-        let u = u32::decode_one(unit, e);
-        utf32_char(u, at.saturating_add((k as u64).saturating_mul(4)))?;
-    }
-    Ok(())
-}
-
-/// Checks payload bytes of `dtype` as decoding them would, without decoding: `U` text
-/// (also inside records) must be characters ([`ErrorKind::BadPayload`] at the unit's
-/// offset, `offset` being the file offset of `bytes[0]`). Every other dtype's bytes are values.
-pub(crate) fn check_text(dtype: &Dtype, bytes: &[u8], offset: u64) -> Result<()> {
-    match dtype {
-        Dtype::Unicode(_, e) => check_utf32(bytes, *e, offset),
-        Dtype::Record(r) => check_record_text(r, bytes, offset),
-        _ => Ok(()),
-    }
-}
-
-/// Whether `dtype` holds a `U` type anywhere (whose bytes may be refused as text).
-pub(crate) fn holds_unicode(dtype: &Dtype) -> bool {
-    match dtype {
-        Dtype::Unicode(..) => true,
-        Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),
-        _ => false,
     }
 }

@@ -46,8 +46,9 @@ pub(crate) enum Scalar<'a> {
     Time(i64),
     /// `S`: the bytes without trailing NULs (as NumPy reads them).
     Bytes(&'a [u8]),
-    /// `U`: the characters without trailing NULs.
-    Str(&'a [char]),
+    /// `U`: the UTF-32 code units without trailing NULs (not checked: NumPy keeps lone
+    /// surrogates and values above U+10FFFF).
+    Str(&'a [u32]),
     /// `V`: the raw bytes.
     Void(&'a [u8]),
     /// A record's raw bytes (its fields are read through [`Array::field`](crate::Array::field)).
@@ -80,7 +81,7 @@ impl ArrayData {
                 .map(|&[re, im]| Scalar::Complex(Float::Double(re), Float::Double(im))),
             ArrayData::DateTime(v) | ArrayData::TimeDelta(v) => Some(Scalar::Time(*v.get(i)?)),
             ArrayData::Bytes(v) => Some(Scalar::Bytes(unpadded(element(v, i, per)?, &0))),
-            ArrayData::Unicode(v) => Some(Scalar::Str(unpadded(element(v, i, per)?, &'\0'))),
+            ArrayData::Unicode(v) => Some(Scalar::Str(unpadded(element(v, i, per)?, &0))),
             ArrayData::Void(v) => Some(Scalar::Void(element(v, i, per)?)),
             ArrayData::Record(v) => Some(Scalar::Record(element(v, i, per)?)),
         }

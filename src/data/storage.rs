@@ -57,8 +57,11 @@ macro_rules! dtype_families {
             C128([f64; 2]) for Dtype::C128(_) => 1,
             /// `S<n>`: `n` bytes per element, NUL padded, concatenated.
             Bytes(u8) for Dtype::Bytes(n) => *n,
-            /// `U<n>`: `n` characters per element, NUL padded, concatenated.
-            Unicode(char) for Dtype::Unicode(n, _) => *n,
+            /// `U<n>`: `n` UTF-32 code units per element, NUL padded, concatenated, as NumPy
+            /// keeps them: NumPy does not check them, so lone surrogates (which np.save writes
+            /// for a Python string holding one) and values above U+10FFFF are kept too; the
+            /// conversions to UTF-8 text refuse those ([`Array::str_at`](crate::Array::str_at)).
+            Unicode(u32) for Dtype::Unicode(n, _) => *n,
             /// `V<n>`: `n` raw bytes per element, concatenated.
             Void(u8) for Dtype::Void(n) => *n,
             /// `M8`: counts of the dtype's unit since 1970-01-01; `i64::MIN` is NaT.
@@ -144,7 +147,7 @@ impl ArrayData {
         with_units!(self, v => v.is_mapped())
     }
 
-    /// Number of stored units (elements for numeric types; bytes/chars for S, U, V, records).
+    /// Number of stored units (elements for numeric types; bytes or code units for S, U, V, records).
     pub(crate) fn units(&self) -> usize {
         with_units!(self, v => v.len())
     }

@@ -231,7 +231,7 @@ impl Header {
     /// one axis of [`element_count`](Header::element_count), the same payload offset): an
     /// element's validity does not depend on where it sits in the array, so a payload can be
     /// checked element run by element run, whatever its shape or memory order.
-    #[cfg(feature = "std")]
+    #[cfg(feature = "std")] // used by `io::rows`
     pub(crate) fn flattened(&self) -> Header {
         Header {
             version: self.version,
@@ -298,7 +298,11 @@ fn check_descr_round_trip(dtype: &Dtype) -> Result<()> {
 
 /// Element count and payload length, with NumPy's rule: the product of the
 /// non-zero dimensions times the item size must fit in `isize`, even when
-/// another dimension is zero.
+/// another dimension is zero. With an item size of 0 (`|V0`, `|S0`, a record without
+/// bytes) that byte size is 0 whatever the dimensions: NumPy then makes, writes and loads
+/// any shape with a zero dimension (`np.zeros((5, 0, 2**62, 10), 'V0')`), and otherwise
+/// needs the element count to fit its `int64` count (np.load computes it so; beyond, it
+/// refuses the file).
 fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> {
     if shape.len() > MAX_DIMS {
         return Err(
@@ -313,10 +317,14 @@ fn sizes(dtype: &Dtype, shape: &[usize], offset: u64) -> Result<(usize, usize)> 
             "a shape whose byte size fits in isize",
         )
     };
+    if dtype.itemsize() == 0 && shape.contains(&0) {
+        return Ok((0, 0));
+    }
     let nonzero = shape
         .iter()
         .filter(|&&d| d != 0)
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= isize::MAX as usize)
         .ok_or_else(overflow)?;
     let bytes = nonzero
         .checked_mul(dtype.itemsize())

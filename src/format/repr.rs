@@ -133,13 +133,28 @@ fn float_text<T: fmt::Display + fmt::LowerExp>(v: T, wide: f64) -> String {
 
 /// Writes `s` as Python's `repr(s)` does: quotes chosen as Python chooses, escapes as Python writes them.
 pub fn write_py_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+    write_py_code_points(out, s.chars().map(u32::from))
+}
+
+/// `repr` of a Python string given as its code points, which may include lone surrogates
+/// (a NumPy `U` element may hold them; Python's `repr` escapes them as `\udxxx`). Code
+/// points above U+10FFFF, which no Python string holds, are escaped as `\Uxxxxxxxx`.
+fn write_py_code_points<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    points: impl Iterator<Item = u32> + Clone,
+) -> fmt::Result {
+    let has = |c: char| points.clone().any(|u| u == u32::from(c));
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
     out.write_char(quote)?;
-    for c in s.chars() {
+    for u in points {
+        let Some(c) = char::from_u32(u) else {
+            if u < 0x10000 {
+                write!(out, "\\u{u:04x}")?;
+            } else {
+                write!(out, "\\U{u:08x}")?;
+            }
+            continue;
+        };
         match c {
             '\\' => out.write_str("\\\\")?,
             '\n' => out.write_str("\\n")?,
@@ -163,6 +178,16 @@ pub fn write_py_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result
         }
     }
     out.write_char(quote)
+}
+
+/// `repr` of a NumPy `U` element given as its UTF-32 code units (lone surrogates escaped
+/// as Python escapes them).
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // used by `render` and `compare`
+pub(crate) fn py_str_units(units: &[u32]) -> String {
+    let mut out = String::with_capacity(units.len().saturating_add(2));
+    // Writing to a String cannot fail.
+    let _ = write_py_code_points(&mut out, units.iter().copied());
+    out
 }
 
 /// `repr(s)` as a `String`.

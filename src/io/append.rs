@@ -1,8 +1,7 @@
 //! Appending: growing a C-order `.npy` along its first axis, in place.
 //!
 //! An [`Appender`] opens an existing file, validates it exactly as a read does (the header
-//! under the [`ReadOptions`] limits, the length against the header's claim, the payload of
-//! `U` dtypes checked to be text), then appends row blocks whose dtype equals the file's up
+//! under the [`ReadOptions`] limits, the length against the header's claim), then appends row blocks whose dtype equals the file's up
 //! to byte order (values are re-encoded in the file's byte order) and whose trailing shape
 //! (`shape[1..]`) equals the file's. Each append:
 //!
@@ -51,7 +50,6 @@ use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::data::array::{Array, NpyArray};
-use crate::data::codec::{check_text, holds_unicode};
 use crate::data::element::Element;
 use crate::data::storage::units_per_element;
 use crate::error::{Error, ErrorKind, Result};
@@ -319,7 +317,6 @@ impl<F: Storage> Appender<F> {
         let mut head = vec![0u8; usize_of(header.payload_offset())?];
         seek(&mut inner, 0)?;
         inner.read_exact(&mut head).map_err(|e| Error::io(0, e))?;
-        validate_payload(&mut inner, &header)?;
         // Trailing bytes to discard are cut by the first accepted append, not here: a caller
         // that checks its sources after opening and refuses one leaves the file as it was.
         Ok(Appender {
@@ -683,32 +680,6 @@ fn write_data<W: Write>(w: &mut W, dtype: &Dtype, at: u64, array: &Array) -> Res
         })
         .map_err(|e| Error::io(offset, e))?;
     Ok(offset)
-}
-
-/// Checks the payload as a read would: only `U` text (at any depth of a record) can be
-/// invalid, and it is checked by the codec's one text check, a few whole elements at a time.
-fn validate_payload<S: Read + Seek>(s: &mut S, h: &Header) -> Result<()> {
-    if !holds_unicode(h.dtype()) {
-        return Ok(());
-    }
-    let size = h.dtype().itemsize().max(1);
-    let piece = CHUNK
-        .checked_div(size)
-        .unwrap_or(1)
-        .max(1)
-        .saturating_mul(size);
-    let mut buf = vec![0u8; piece.min(h.payload_len())];
-    let mut at = h.payload_offset();
-    seek(s, at)?;
-    let mut left = h.payload_len();
-    while left > 0 {
-        let slot = buf.get_mut(..piece.min(left)).unwrap_or_default();
-        s.read_exact(slot).map_err(|e| Error::io(at, e))?;
-        check_text(h.dtype(), slot, at)?;
-        at = at.saturating_add(slot.len() as u64);
-        left = left.saturating_sub(slot.len());
-    }
-    Ok(())
 }
 
 /// The first and last index at which `old` and `new` differ (`None`: identical).

@@ -23,7 +23,7 @@ use crate::data::array::Array;
 #[cfg(feature = "std")]
 use crate::data::buffer::{Buffer, Direct};
 #[cfg(feature = "std")]
-use crate::data::codec::{check_text, holds_unicode, Unit};
+use crate::data::codec::Unit;
 #[cfg(feature = "std")]
 use crate::data::element::Element;
 #[cfg(feature = "std")]
@@ -92,8 +92,8 @@ impl Sink for ArrayData {
         len: usize,
         huge: usize,
     ) -> Option<io::Result<usize>> {
-        // `U` text is checked as it is decoded; every other family's bytes are its values.
-        if holds_unicode(header.dtype()) || self.units() > 0 {
+        // Every family's bytes are its values (`U` code units too: NumPy does not check them).
+        if self.units() > 0 {
             return None;
         }
         let foreign = header.dtype().endian().is_some_and(|e| e != Endian::HOST);
@@ -135,8 +135,7 @@ impl<T: Element> Sink for Buffer<T> {
 
 #[cfg(feature = "std")]
 /// The payload's bytes as the file holds them (values in the file's byte order), for
-/// callers that hand them to a runtime of their own (NumPy, DuckDB); checked as a read
-/// checks them (`U` text must be characters).
+/// callers that hand them to a runtime of their own (NumPy, DuckDB).
 #[derive(Debug, Default)]
 pub(crate) struct Raw(pub(crate) Buffer<u8>);
 
@@ -154,20 +153,19 @@ impl Sink for Raw {
         let bytes = elements.saturating_mul(header.dtype().itemsize());
         self.0.vec_mut().try_reserve(bytes)
     }
-    fn push(&mut self, header: &Header, bytes: &[u8], offset: u64) -> Result<()> {
-        check_text(header.dtype(), bytes, offset)?;
+    fn push(&mut self, _header: &Header, bytes: &[u8], _offset: u64) -> Result<()> {
         self.0.vec_mut().extend_from_slice(bytes);
         Ok(())
     }
     #[cfg(feature = "std")]
     fn read_direct(
         &mut self,
-        header: &Header,
+        _header: &Header,
         r: &mut dyn Read,
         len: usize,
         huge: usize,
     ) -> Option<io::Result<usize>> {
-        if holds_unicode(header.dtype()) || !self.0.is_empty() {
+        if !self.0.is_empty() {
             return None;
         }
         fill_fresh(&mut self.0, <u8 as Element>::direct(), false, r, len, huge)

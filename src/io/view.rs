@@ -27,7 +27,6 @@ use core::marker::PhantomData;
 use core::ops::Range;
 
 use crate::data::array::{Array, NpyArray};
-use crate::data::codec::check_text;
 use crate::data::element::Element;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
@@ -74,19 +73,8 @@ impl<'a> View<'a> {
         }
         let header = Header::from_bytes(bytes, opts)?;
         check_opened(&header, opts, want)?;
-        // In a read's order: the text of the payload bytes that are there (a read decodes
-        // them before it sees the end of the input), then the length.
         let range = header.payload_range();
         let start = usize::try_from(range.start).unwrap_or(usize::MAX);
-        let there = bytes.get(start..).unwrap_or_default();
-        let whole = there.len().min(header.payload_len());
-        let size = header.dtype().itemsize().max(1);
-        let whole = whole.saturating_sub(whole.checked_rem(size).unwrap_or(0));
-        check_text(
-            header.dtype(),
-            there.get(..whole).unwrap_or_default(),
-            range.start,
-        )?;
         check_length(&header, len, opts)?;
         let payload = bytes
             .get(start..start.saturating_add(header.payload_len()))

@@ -34,6 +34,7 @@
 use std::borrow::Cow;
 
 use crate::data::array::Array;
+use crate::data::codec::check_code_points;
 use crate::data::layout::strides;
 use crate::data::scalar::{Float as FloatValue, Scalar};
 use crate::data::storage::{map_units, units_per_element, ArrayData};
@@ -41,7 +42,7 @@ use crate::error::Result;
 use crate::format::dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
 use crate::format::f16::{f16_bits_to_f64, f64_to_f16_bits};
 use crate::format::header::Header;
-use crate::format::repr::{py_bytes, py_shape, py_str};
+use crate::format::repr::{py_bytes, py_shape, py_str, py_str_units};
 use crate::render::bounds::{unbacked_items, EDGE};
 
 /// `linewidth`: the longest line NumPy writes.
@@ -451,7 +452,10 @@ impl Format {
                 Format::TimeDelta(TimeFormat::new(v, swapped, |x| x.to_string()))
             }
             ArrayData::Bytes(_) => Format::Bytes,
-            ArrayData::Unicode(_) => Format::Str,
+            ArrayData::Unicode(v) => {
+                check_code_points(v, units_per_element(data.dtype()))?;
+                Format::Str
+            }
             ArrayData::Void(_) => Format::Void,
             ArrayData::Record(_) => Format::Record(FieldFormat::all(data, opts)?),
         })
@@ -503,7 +507,7 @@ impl Format {
             }
             (Format::TimeDelta(time), Scalar::Time(x)) => time.call(x, |x| x.to_string()),
             (Format::Bytes, Scalar::Bytes(b)) => py_bytes(b),
-            (Format::Str, Scalar::Str(s)) => py_str(&s.iter().collect::<String>()),
+            (Format::Str, Scalar::Str(s)) => py_str_units(s),
             (Format::Void, Scalar::Void(b)) => void_str(b),
             (Format::Record(fields), Scalar::Record(_)) => record_str(fields, i),
             _ => String::new(),
@@ -1407,15 +1411,22 @@ fn list_item(f: &Field) -> String {
         Some(t) => format!("({}, {})", py_str(t), py_str(&f.name)),
         None => py_str(&f.name),
     };
-    if f.shape.is_empty() {
-        format!("({name}, {})", construction_repr(&f.dtype))
-    } else {
-        format!(
-            "({name}, {}, {})",
-            construction_repr(&f.dtype),
-            shape_str(&f.shape)
-        )
+    match subarray_repr(f) {
+        None => format!("({name}, {})", construction_repr(&f.dtype)),
+        Some((ty, outer)) => format!("({name}, {ty}, {outer})"),
     }
+}
+
+/// A subarray field's type and outer shape as NumPy prints them: a subarray of a subarray
+/// keeps its levels (`('<f8', (5,))` with outer shape `(2,)`); `None` for a scalar field.
+fn subarray_repr(f: &Field) -> Option<(String, String)> {
+    let levels = f.levels();
+    let (outer, inner) = levels.split_first()?;
+    let mut ty = construction_repr(&f.dtype);
+    for level in inner.iter().rev() {
+        ty = format!("({ty}, {})", shape_str(level));
+    }
+    Some((ty, shape_str(outer)))
 }
 
 /// `_struct_dict_str` (NumPy ≥ 1.22 spacing).
@@ -1425,12 +1436,9 @@ fn dict_str(r: &Record) -> String {
     let formats = join(
         r.fields
             .iter()
-            .map(|f| {
-                if f.shape.is_empty() {
-                    construction_repr(&f.dtype)
-                } else {
-                    format!("({}, {})", construction_repr(&f.dtype), shape_str(&f.shape))
-                }
+            .map(|f| match subarray_repr(f) {
+                None => construction_repr(&f.dtype),
+                Some((ty, outer)) => format!("({ty}, {outer})"),
             })
             .collect(),
     );

@@ -4,11 +4,13 @@
 use std::borrow::Cow;
 
 use crate::data::array::Array;
+use crate::data::codec::check_code_points;
 use crate::data::scalar::{Float, Scalar};
 use crate::data::storage::units_per_element;
+use crate::data::storage::ArrayData;
 use crate::error::Result;
 use crate::format::dtype::{Dtype, Field};
-use crate::format::repr::{py_bytes, py_f16, py_f32, py_float, py_str};
+use crate::format::repr::{py_bytes, py_f16, py_f32, py_float, py_str_units};
 
 use crate::render::bounds::{unbacked_items, EDGE};
 
@@ -18,9 +20,13 @@ pub enum Style {
     /// JSON like NumPy's `tolist()`: nested lists, integers exact, floats as the shortest
     /// decimal that reads back in their own precision, `"nan"`, `"inf"`, `"-inf"`, complex
     /// as `[re, im]`, records as lists of field values, `S` as latin-1 strings with trailing
-    /// NULs stripped, `V` as byte lists, datetimes as integers (`"NaT"`).
+    /// NULs stripped, `U` as strings (a lone surrogate as its `\\u` escape, as Python's
+    /// `json.dumps` writes it), `V` as byte lists, datetimes as integers (`"NaT"`).
+    /// A `U` code unit above U+10FFFF is refused ([`ErrorKind::BadPayload`]
+    /// (crate::ErrorKind::BadPayload)), as NumPy's `tolist()` fails on it.
     Json,
-    /// Compact NumPy-like text on one line (nested lists, Python reprs of the values);
+    /// Compact NumPy-like text on one line (nested lists, Python reprs of the values, lone
+    /// surrogates escaped as Python's `repr` escapes them);
     /// `summarise` elides the middle of axes longer than 6 with `...`. For NumPy's own
     /// multi-line picture, see [`numpy_repr`](crate::render::numpy_repr).
     Text {
@@ -43,6 +49,9 @@ impl<'a> Renderer<'a> {
     }
 
     fn of(array: Cow<'a, Array>, style: Style) -> Result<Renderer<'a>> {
+        if let ArrayData::Unicode(v) = array.data() {
+            check_code_points(v, units_per_element(array.dtype()))?;
+        }
         let fields = match array.dtype() {
             Dtype::Record(r) => r
                 .fields
@@ -89,13 +98,10 @@ impl<'a> Renderer<'a> {
                 Style::Json => json_str(&b.iter().map(|&c| char::from(c)).collect::<String>()),
                 Style::Text { .. } => py_bytes(b),
             },
-            Scalar::Str(chars) => {
-                let text: String = chars.iter().collect();
-                match st {
-                    Style::Json => json_str(&text),
-                    Style::Text { .. } => py_str(&text),
-                }
-            }
+            Scalar::Str(units) => match st {
+                Style::Json => json_units(units),
+                Style::Text { .. } => py_str_units(units),
+            },
             Scalar::Void(b) => {
                 let items: Vec<String> = b.iter().map(u8::to_string).collect();
                 format!("[{}]", items.join(", "))
@@ -212,10 +218,23 @@ pub fn values(array: &Array, style: Style) -> Result<String> {
 /// `s` as a JSON string: `"` and `\\` escaped, control characters as `\n`, `\t`… or
 /// `\u00XX`, everything else as it is (what `serde_json` writes).
 fn json_str(s: &str) -> String {
+    json_points(s.chars().map(u32::from))
+}
+
+/// A `U` element's code units as a JSON string; a lone surrogate is written as its `\u`
+/// escape, as Python's `json.dumps` writes it (units above U+10FFFF are refused before).
+fn json_units(units: &[u32]) -> String {
+    json_points(units.iter().copied())
+}
+
+fn json_points(points: impl Iterator<Item = u32>) -> String {
     use std::fmt::Write as _;
-    let mut out = String::with_capacity(s.len().saturating_add(2));
-    out.push('"');
-    for c in s.chars() {
+    let mut out = String::from("\"");
+    for u in points {
+        let Some(c) = char::from_u32(u) else {
+            let _ = write!(out, "\\u{u:04x}");
+            continue;
+        };
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

@@ -164,6 +164,7 @@ fn numpy_repr_is_bounded_for_elements_no_byte_backs() {
             title: None,
             dtype: Dtype::F64(Endian::Little),
             shape: vec![0],
+            nesting: Vec::new(),
             offset: 0,
         }],
         itemsize: 0,

@@ -458,6 +458,7 @@ fn record(fields: &[(&str, Dtype, Vec<usize>)]) -> Record {
             title: None,
             dtype: dtype.clone(),
             shape: shape.clone(),
+            nesting: Vec::new(),
             offset,
         };
         offset += f.size();
@@ -566,8 +567,8 @@ fn records_compare_field_by_field_by_name() {
 #[test]
 fn strings_bytes_and_datetimes_are_exact() {
     let u = |s: &str, w: usize| {
-        let mut chars: Vec<char> = s.chars().collect();
-        chars.resize(w, '\0');
+        let mut chars: Vec<u32> = s.chars().map(u32::from).collect();
+        chars.resize(w, 0);
         raw(
             Dtype::Unicode(w, Endian::Little),
             vec![1],

@@ -188,6 +188,7 @@ fn with_endian_changes_exactly_the_multibyte_types() {
             title: None,
             dtype: Dtype::I32(Endian::Little),
             shape: vec![],
+            nesting: Vec::new(),
             offset: 0,
         }],
         itemsize: 4,
@@ -331,12 +332,12 @@ fn array_new_checks_the_data_kind_and_count() {
     // Strings count characters: 2 elements of U3 are 6 chars.
     let u = Header::new(Dtype::Unicode(3, Endian::Little), vec![2], false).unwrap();
     assert_eq!(
-        Array::new(u.clone(), ArrayData::Unicode(vec!['a'; 5].into()))
+        Array::new(u.clone(), ArrayData::Unicode(vec![0x61; 5].into()))
             .unwrap_err()
             .kind(),
         ErrorKind::InvalidInput
     );
-    assert!(Array::new(u, ArrayData::Unicode(vec!['a'; 6].into())).is_ok());
+    assert!(Array::new(u, ArrayData::Unicode(vec![0x61; 6].into())).is_ok());
 }
 
 #[test]
@@ -380,12 +381,17 @@ fn field_access_needs_a_record_and_a_known_name() {
 fn element_accessors_only_answer_for_their_dtypes() {
     let u = Array::new(
         Header::new(Dtype::Unicode(2, Endian::Little), vec![2], false).unwrap(),
-        ArrayData::Unicode(vec!['h', 'i', 'x', '\0'].into()),
+        ArrayData::Unicode(vec![0x68, 0x69, 0x78, 0].into()),
     )
     .unwrap();
-    assert_eq!(u.str_at(0).as_deref(), Some("hi"));
-    assert_eq!(u.str_at(1).as_deref(), Some("x"), "trailing NULs stripped");
-    assert_eq!(u.str_at(2), None);
+    assert_eq!(u.str_at(0).unwrap().as_deref(), Some("hi"));
+    assert_eq!(
+        u.str_at(1).unwrap().as_deref(),
+        Some("x"),
+        "trailing NULs stripped"
+    );
+    assert_eq!(u.str_at(2).unwrap(), None);
+    assert_eq!(u.units_at(1), Some(&[0x78][..]));
     assert_eq!(u.bytes_at(0), None, "a U array has no bytes");
     let b = Array::new(
         Header::new(Dtype::Bytes(2), vec![1], false).unwrap(),
@@ -393,7 +399,8 @@ fn element_accessors_only_answer_for_their_dtypes() {
     )
     .unwrap();
     assert_eq!(b.bytes_at(0), Some(&b"ab"[..]));
-    assert_eq!(b.str_at(0), None, "an S array has no str");
+    assert_eq!(b.str_at(0).unwrap(), None, "an S array has no str");
+    assert_eq!(b.units_at(0), None, "an S array has no code units");
 }
 
 #[test]
@@ -1200,7 +1207,7 @@ fn elements_split_across_chunks_decode_like_whole_ones() {
         write::to_vec(
             &Array::new(
                 Header::new(Dtype::Unicode(3, Endian::Big), vec![3], false).unwrap(),
-                ArrayData::Unicode("x\u{e9}\u{1F600}ab\0cde".chars().collect()),
+                ArrayData::Unicode("x\u{e9}\u{1F600}ab\0cde".chars().map(u32::from).collect()),
             )
             .unwrap(),
         )
@@ -1384,17 +1391,42 @@ fn reordering_updates_the_header_order_flag() {
 
 #[test]
 fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
+    // A field named '' of a V type (or with a subarray shape): its descr item is what
+    // NumPy's `descr_to_dtype` takes for padding, so it would read back without the field.
     let bad = [
-        Dtype::Bytes(0),
+        Dtype::Record(Record {
+            fields: vec![Field {
+                name: String::new(),
+                title: None,
+                dtype: Dtype::Void(1),
+                shape: vec![],
+                nesting: Vec::new(),
+                offset: 0,
+            }],
+            itemsize: 1,
+        }),
         Dtype::Record(Record {
             fields: vec![Field {
                 name: String::new(),
                 title: None,
                 dtype: Dtype::U8,
-                shape: vec![],
+                shape: vec![2],
+                nesting: Vec::new(),
                 offset: 0,
             }],
-            itemsize: 1,
+            itemsize: 2,
+        }),
+        // Nesting that does not add up to the shape is written as one level.
+        Dtype::Record(Record {
+            fields: vec![Field {
+                name: "a".into(),
+                title: None,
+                dtype: Dtype::U8,
+                shape: vec![2, 3],
+                nesting: vec![1, 3],
+                offset: 0,
+            }],
+            itemsize: 6,
         }),
         Dtype::Record(Record {
             fields: vec![
@@ -1403,6 +1435,7 @@ fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
                     title: None,
                     dtype: Dtype::U8,
                     shape: vec![],
+                    nesting: Vec::new(),
                     offset: 0,
                 },
                 Field {
@@ -1410,6 +1443,7 @@ fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
                     title: None,
                     dtype: Dtype::U8,
                     shape: vec![],
+                    nesting: Vec::new(),
                     offset: 1,
                 },
             ],
@@ -1420,6 +1454,47 @@ fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
         assert!(Header::new(d.clone(), vec![1], false).is_err(), "{d:?}");
     }
     assert!(Header::new(Dtype::Bytes(1), vec![1], false).is_ok());
+    // What np.save writes and NumPy reads back: zero-width types, a field named '' of a
+    // non-V type, a record without fields, a subarray of a subarray.
+    let field = |name: &str, dtype: Dtype, shape: Vec<usize>, nesting: Vec<usize>| Field {
+        name: name.into(),
+        title: None,
+        dtype,
+        shape,
+        nesting,
+        offset: 0,
+    };
+    let good = [
+        Dtype::Bytes(0),
+        Dtype::Void(0),
+        Dtype::Unicode(0, Endian::Big),
+        Dtype::Record(Record {
+            fields: vec![field("", Dtype::U8, vec![], vec![])],
+            itemsize: 1,
+        }),
+        Dtype::Record(Record {
+            fields: vec![],
+            itemsize: 0,
+        }),
+        Dtype::Record(Record {
+            fields: vec![],
+            itemsize: 8,
+        }),
+        Dtype::Record(Record {
+            fields: vec![field(
+                "c",
+                Dtype::F64(Endian::Little),
+                vec![2, 5],
+                vec![1, 1],
+            )],
+            itemsize: 80,
+        }),
+    ];
+    for d in good {
+        let h = Header::new(d.clone(), vec![2], false).unwrap_or_else(|e| panic!("{d:?}: {e}"));
+        assert_eq!(Dtype::from_descr(&d.descr()).unwrap(), d);
+        drop(h);
+    }
 }
 
 #[test]
@@ -1570,6 +1645,7 @@ fn fields_of_zero_size_records_are_empty_arrays() {
             title: None,
             dtype: Dtype::F64(Endian::Little),
             shape: vec![0],
+            nesting: Vec::new(),
             offset: 0,
         }],
         itemsize: 0,

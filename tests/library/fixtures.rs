@@ -172,7 +172,9 @@ fn every_fixture_reads_back_exactly_and_rewrites_identically() {
                 assert_eq!(got, want, "{rel} bytes");
             }
             ArrayData::Unicode(_) => {
-                let got: Vec<String> = (0..c.len()).map(|i| c.str_at(i).unwrap()).collect();
+                let got: Vec<String> = (0..c.len())
+                    .map(|i| c.str_at(i).unwrap().unwrap())
+                    .collect();
                 let want: Vec<&str> = want.iter().map(|v| v.as_str().unwrap()).collect();
                 assert_eq!(got, want, "{rel} unicode");
             }

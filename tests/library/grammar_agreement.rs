@@ -1071,13 +1071,16 @@ fn long_suffix_only_before_3_0() {
 fn strings() {
     accepted_by_both("{'it\\'s': 1}");
     accepted_by_both("{\"it's\": 'say \"hi\"', 'e': '\\xe9\\u00e9\\U0001F600 é\u{10FFFF}'}");
-    refused_by_both("{'a': 'x\ty'}");
+    // Raw control characters are themselves, as in `ast.literal_eval`; NUL, LF and CR are
+    // refused (Python's tokenizer ends or refuses a one-line string there; a NUL byte is refused before parsing).
+    accepted_by_both("{'a': 'x\ty', 'b': \"\u{1}\u{b}\u{c}\u{1f}\u{7f}\"}");
     refused_by_both("{'a': 'x\ny'}");
+    refused_by_both("{'a': 'x\ry'}");
     refused_by_both("{'a': 'a' 'b'}");
     refused_by_both("{'a': 'a''b'}");
     refused_by_both("{'a': '\\q'}");
     refused_by_both("{'a': '\\x4'}");
-    refused_by_both("{'a': 'x\u{7f}'}");
+    accepted_by_both("{'a': 'x\u{7f}'}");
 }
 
 #[test]
@@ -1116,6 +1119,9 @@ fn known_typestrs() {
         ">M8[ms]",
         "=c16",
         "|V12",
+        "|S0",
+        "<U0",
+        "|V0",
     ] {
         assert!(
             recognize("full_typestr", s).is_some(),
@@ -1124,7 +1130,7 @@ fn known_typestrs() {
         assert!(Dtype::from_typestr(s).is_ok(), "from_typestr refuses {s:?}");
     }
     for s in [
-        "f8", "<f16", "<S0", "<S05", "<M8[]", "<M8[0s]", "<M8[ns", "<O", "<i8 ",
+        "f8", "<f16", "<S", "<S00", "<S05", "<M8[]", "<M8[0s]", "<M8[ns", "<O", "<i8 ",
     ] {
         assert!(
             recognize("full_typestr", s).is_none(),

@@ -8,6 +8,7 @@ mod abnf_quotes;
 mod append;
 mod architecture;
 mod compare;
+mod conformance;
 mod coverage_gaps;
 mod datasets;
 mod errors;

@@ -230,6 +230,7 @@ fn build_record(specs: Vec<FieldSpec>, trailing: usize) -> Dtype {
             title,
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     }
@@ -507,7 +508,7 @@ fn build_data(d: &Dtype, w: &[Word], bytes: &[u8]) -> ArrayData {
             }
             ArrayData::Record(raw.into())
         }
-        Dtype::Unicode(..) => ArrayData::Unicode(w.iter().map(|x| x.char()).collect()),
+        Dtype::Unicode(..) => ArrayData::Unicode(w.iter().map(|x| u32::from(x.char())).collect()),
         Dtype::DateTime(..) => ArrayData::DateTime(w.iter().map(|x| x.i64()).collect()),
         Dtype::TimeDelta(..) => ArrayData::TimeDelta(w.iter().map(|x| x.i64()).collect()),
         other => panic!("unknown dtype {other:?}"),
@@ -744,7 +745,7 @@ fn bits(d: &ArrayData) -> (&'static str, Vec<u64>) {
         ),
         ArrayData::C128(v) => ("c16", v.iter().flat_map(|c| c.map(f64::to_bits)).collect()),
         ArrayData::Bytes(v) => ("S", v.iter().map(|&x| u64::from(x)).collect()),
-        ArrayData::Unicode(v) => ("U", v.iter().map(|&x| u64::from(u32::from(x))).collect()),
+        ArrayData::Unicode(v) => ("U", v.iter().map(|&x| u64::from(x)).collect()),
         ArrayData::Void(v) => ("V", v.iter().map(|&x| u64::from(x)).collect()),
         ArrayData::DateTime(v) => ("M8", v.iter().map(|&x| x as u64).collect()),
         ArrayData::TimeDelta(v) => ("m8", v.iter().map(|&x| x as u64).collect()),
@@ -1452,6 +1453,7 @@ fn writer_styles_match_the_reference_layouts() {
                 title: None,
                 dtype: Dtype::F64(Endian::Little),
                 shape: vec![],
+                nesting: Vec::new(),
                 offset: 0,
             }],
             itemsize: 8,
@@ -1631,10 +1633,10 @@ fn generators_reach_every_case() {
                     hit("i8 2^53+1", v.contains(&((1 << 53) + 1)));
                 }
                 ArrayData::Unicode(v) => {
-                    hit("U beyond BMP", v.iter().any(|&c| u32::from(c) > 0xffff));
+                    hit("U beyond BMP", v.iter().any(|&c| c > 0xffff));
                     hit(
                         "U interior NUL",
-                        v.windows(2).any(|w| w[0] == '\0' && w[1] != '\0'),
+                        v.windows(2).any(|w| w[0] == 0 && w[1] != 0),
                     );
                 }
                 _ => {}
@@ -1713,6 +1715,7 @@ fn long_headers_choose_versions_as_numpy() {
                 title: None,
                 dtype: Dtype::U8,
                 shape: vec![],
+                nesting: Vec::new(),
                 offset: i,
             })
             .collect();
@@ -1747,6 +1750,7 @@ fn long_headers_choose_versions_as_numpy() {
                     title: None,
                     dtype: Dtype::F64(Endian::Little),
                     shape: vec![],
+                    nesting: Vec::new(),
                     offset: 0,
                 }],
                 itemsize: 8,
@@ -1800,6 +1804,7 @@ fn hand_built_dtype() -> BoxedStrategy<Dtype> {
             title: title.map(str::to_string),
             dtype,
             shape,
+            nesting: Vec::new(),
             offset,
         });
     let record = (prop::collection::vec(field, 0..=3), 0usize..=24)
@@ -1851,6 +1856,7 @@ fn header_new_refuses_dtypes_the_reader_refuses() {
         title: None,
         dtype,
         shape: vec![],
+        nesting: Vec::new(),
         offset,
     };
     let dt = |unit, multiple| Dtype::DateTime(DateUnit { unit, multiple }, Endian::Little);
@@ -1858,7 +1864,6 @@ fn header_new_refuses_dtypes_the_reader_refuses() {
         dt(TimeUnit::Year, 1 << 31),
         dt(TimeUnit::Second, 0),
         dt(TimeUnit::Generic, 5),
-        Dtype::Bytes(0),
         Dtype::Bytes(1 << 31),
         Dtype::Unicode(1 << 29, Endian::Little),
         Dtype::Record(Record {
@@ -1872,8 +1877,9 @@ fn header_new_refuses_dtypes_the_reader_refuses() {
             fields: vec![field("a", Dtype::I32(Endian::Little), 0)],
             itemsize: 2,
         }),
+        // Named '' with a V type: NumPy's reader takes the item for padding.
         Dtype::Record(Record {
-            fields: vec![field("", Dtype::U8, 0)],
+            fields: vec![field("", Dtype::Void(1), 0)],
             itemsize: 1,
         }),
         Dtype::Record(Record {
@@ -1887,4 +1893,11 @@ fn header_new_refuses_dtypes_the_reader_refuses() {
         );
     }
     assert!(Header::new(dt(TimeUnit::Year, (1 << 31) - 1), vec![1], false).is_ok());
+    // What np.save writes (issue 32): `|S0`, a field named '' of another type.
+    assert!(Header::new(Dtype::Bytes(0), vec![1], false).is_ok());
+    let named_empty = Dtype::Record(Record {
+        fields: vec![field("", Dtype::U8, 0)],
+        itemsize: 1,
+    });
+    assert!(Header::new(named_empty, vec![1], false).is_ok());
 }

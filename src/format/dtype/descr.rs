@@ -27,13 +27,19 @@ fn bad(lit: &Literal, expected: &str) -> Error {
 struct FieldItem<'a> {
     title: Option<String>,
     name: String,
+    /// Whether the name was written as a plain string (not a `(title, name)` pair).
+    plain_name: bool,
     name_lit: &'a Literal,
     dtype: Dtype,
     shape: Vec<usize>,
+    nesting: Vec<usize>,
 }
 
-/// A list of fields: at least one named, at most [`MAX_FIELDS`], names and titles
-/// distinct, fields laid out one after the other (`('', '|Vn')` items are padding).
+/// A list of fields: at most [`MAX_FIELDS`], names and titles distinct, fields laid out one
+/// after the other. Padding is what NumPy's `descr_to_dtype` takes for padding (its
+/// `is_pad`): an item named `''` (a plain string, not a title pair) whose type is `V` or a
+/// subarray; it is a gap, not a field. A record may have no field at all (`[]`, or only
+/// padding): NumPy writes such records.
 fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
     if depth >= MAX_RECORD_DEPTH {
         let e = Error::new(
@@ -42,9 +48,6 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
             "records nested at most 16 deep",
         );
         return Err(e);
-    }
-    if items.is_empty() {
-        return Err(bad(lit, "at least one field (an empty record is V0)"));
     }
     if items.len() > MAX_FIELDS {
         return Err(bad(lit, "at most 4096 fields"));
@@ -55,22 +58,18 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
     for item in items {
         let f = field_item(item, depth)?;
         let end = field_end(item, &f, offset)?;
-        if f.name.is_empty() {
-            check_padding(item, &f)?;
-        } else {
+        if !is_padding(&f) {
             claim_names(&mut seen, &f)?;
             fields.push(Field {
                 name: f.name,
                 title: f.title,
                 dtype: f.dtype,
                 shape: f.shape,
+                nesting: f.nesting,
                 offset,
             });
         }
         offset = end;
-    }
-    if fields.is_empty() {
-        return Err(bad(lit, "at least one named field"));
     }
     Ok(Record {
         fields,
@@ -78,7 +77,15 @@ fn record(lit: &Literal, items: &[Literal], depth: u32) -> Result<Record> {
     })
 }
 
+/// NumPy's `is_pad`: a plain name `''` and a type that is `V` without fields, which a
+/// subarray of any type also is.
+fn is_padding(f: &FieldItem<'_>) -> bool {
+    f.plain_name && f.name.is_empty() && (matches!(f.dtype, Dtype::Void(_)) || !f.shape.is_empty())
+}
+
 /// A field tuple `(name, type[, shape])`, where the name may be a `(title, name)` pair.
+/// With a shape, the type may itself be a subarray `(type, shape)` (NumPy writes a subarray
+/// of a subarray so); its shape is appended to the field's.
 fn field_item(item: &Literal, depth: u32) -> Result<FieldItem<'_>> {
     let Value::Tuple(parts) = &item.value else {
         return Err(bad(item, "a field tuple (name, type[, shape])").found(item.type_name()));
@@ -92,18 +99,101 @@ fn field_item(item: &Literal, depth: u32) -> Result<FieldItem<'_>> {
         }
     };
     let (title, name) = field_name(name_lit)?;
-    let dtype = descr_value(type_lit, depth.saturating_add(1))?;
-    let shape = match shape_lit {
-        None => Vec::new(),
-        Some(s) => subarray_shape(s)?,
+    let plain_name = matches!(name_lit.value, Value::Str(_));
+    let (dtype, shape, nesting) = match shape_lit {
+        None => (
+            descr_value(type_lit, depth.saturating_add(1))?,
+            Vec::new(),
+            Vec::new(),
+        ),
+        Some(s) => {
+            let mut levels = Levels::default();
+            let dtype = subarray_level(type_lit, s, depth, &mut levels)?;
+            let nesting = if levels.ranks.len() > 1 {
+                levels.ranks
+            } else {
+                Vec::new()
+            };
+            (dtype, levels.shape, nesting)
+        }
     };
     Ok(FieldItem {
         title,
         name,
+        plain_name,
         name_lit,
         dtype,
         shape,
+        nesting,
     })
+}
+
+/// The dimensions of a field's nested subarray levels, outermost first, and how many
+/// dimensions each non-empty level has.
+#[derive(Default)]
+struct Levels {
+    shape: Vec<usize>,
+    ranks: Vec<usize>,
+}
+
+/// One subarray level `(type, shape)`: NumPy's `np.dtype((type, shape))`. The type is a
+/// type string, a list of fields or another level `(type, shape)`; a level with shape `()`
+/// is its type. NumPy refuses a level whose type has item size 0 and no fields (`|S0`,
+/// `<U0`, `|V0`, a subarray of size 0: "invalid itemsize in generic type tuple"); so does
+/// this. The flattened shape has at most [`MAX_DIMS`] dimensions and each level's size fits
+/// NumPy's C `int`.
+fn subarray_level(
+    type_lit: &Literal,
+    shape_lit: &Literal,
+    depth: u32,
+    levels: &mut Levels,
+) -> Result<Dtype> {
+    let dims = subarray_shape(shape_lit)?;
+    if levels.shape.len().saturating_add(dims.len()) > MAX_DIMS {
+        let e = Error::new(
+            ErrorKind::ShapeOverflow,
+            shape_lit.offset as u64,
+            "a subarray of at most 64 dimensions",
+        );
+        return Err(e);
+    }
+    if !dims.is_empty() {
+        levels.ranks.push(dims.len());
+    }
+    levels.shape.extend_from_slice(&dims);
+    let inner_start = levels.shape.len();
+    let dtype = match &type_lit.value {
+        Value::Tuple(inner) => match inner.as_slice() {
+            [t, s] => subarray_level(t, s, depth, levels)?,
+            _ => {
+                let found = format!("{} items", inner.len());
+                return Err(bad(type_lit, "a type or a subarray (type, shape)").found(found));
+            }
+        },
+        _ => descr_value(type_lit, depth.saturating_add(1))?,
+    };
+    // The level's type: the element type with the inner levels' dimensions.
+    let inner = levels.shape.get(inner_start..).unwrap_or_default();
+    let base_size = inner
+        .iter()
+        .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
+        .filter(|&b| b <= C_INT_MAX);
+    let Some(base_size) = base_size else {
+        let e = Error::new(
+            ErrorKind::ShapeOverflow,
+            type_lit.offset as u64,
+            "a subarray size of at most 2^31-1 bytes (NumPy's limit)",
+        );
+        return Err(e);
+    };
+    if base_size == 0 && (!inner.is_empty() || !matches!(dtype, Dtype::Record(_))) {
+        let e = bad(
+            type_lit,
+            "a subarray type of one byte or more (NumPy: invalid itemsize in generic type tuple)",
+        );
+        return Err(e);
+    }
+    Ok(dtype)
 }
 
 /// A field name string, or a `(title, name)` pair of strings.
@@ -140,14 +230,6 @@ fn field_end(item: &Literal, f: &FieldItem<'_>, offset: usize) -> Result<usize> 
         .checked_add(size)
         .filter(|&e| e <= C_INT_MAX)
         .ok_or_else(|| overflow("a record size of at most 2^31-1 bytes (NumPy's limit)"))
-}
-
-/// A padding field: NumPy writes `('', '|Vn')`; it is a gap, not a field.
-fn check_padding(item: &Literal, f: &FieldItem<'_>) -> Result<()> {
-    if f.title.is_some() || !matches!(f.dtype, Dtype::Void(_)) || !f.shape.is_empty() {
-        return Err(bad(item, "padding written as ('', '|V<n>')"));
-    }
-    Ok(())
 }
 
 /// Records the field's name and title; names and titles share one namespace (a title is

@@ -82,7 +82,8 @@ mod tests {
             "<f 8",
             "<f08",
             "f8",
-            "<S0",
+            "<S",
+            "<S00",
             "<S05",
             "<M8[ns/2]",
             "<M8[xs]",
@@ -117,7 +118,7 @@ mod tests {
     fn typestr_round_trips() {
         for s in [
             "|b1", "|i1", "|u1", "<i2", ">u8", "<f2", ">c16", "|S7", "<U2", "|V3", "<M8[ns]",
-            ">m8[25s]", "<M8",
+            ">m8[25s]", "<M8", "|S0", "<U0", "|V0",
         ] {
             assert_eq!(typestr(s).unwrap().typestr(), s);
         }

@@ -107,14 +107,23 @@ impl core::fmt::Display for DateUnit {
 /// A field of a structured (record) dtype.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Field {
-    /// Field name (never empty: `''` padding fields become gaps between offsets).
+    /// Field name. It may be empty: NumPy writes a field named `''` (`('', '<i4')`); only the
+    /// items NumPy's `descr_to_dtype` takes for padding (`('', '|Vn')`, or `''` with a subarray
+    /// shape) become gaps between offsets.
     pub name: String,
     /// Optional title (`(title, name)` in the descr).
     pub title: Option<String>,
     /// Element type of the field.
     pub dtype: Dtype,
-    /// Subarray shape (`[]` for a scalar field).
+    /// Subarray shape (`[]` for a scalar field). For a subarray of a subarray this is the
+    /// whole shape, outermost level first, as NumPy gives it for the field's values
+    /// (`[('c', ('<f8', (5,)), (2,))]`: `[2, 5]`).
     pub shape: Vec<usize>,
+    /// How [`shape`](Field::shape) splits into nested subarray levels: the number of
+    /// dimensions of each level, outermost first. Empty for a scalar field and for a plain
+    /// subarray; `[1, 1]` for `[('c', ('<f8', (5,)), (2,))]`, which NumPy keeps (and writes
+    /// back) as a subarray of a subarray rather than as `('c', '<f8', (2, 5))`.
+    pub nesting: Vec<usize>,
     /// Byte offset of the field inside one record.
     pub offset: usize,
 }
@@ -126,6 +135,12 @@ impl Field {
         self.shape
             .iter()
             .fold(self.dtype.itemsize(), |acc, &d| acc.saturating_mul(d))
+    }
+
+    /// The subarray levels of [`shape`](Field::shape), outermost first, as NumPy keeps them
+    /// (split by [`nesting`](Field::nesting)); empty for a scalar field.
+    pub(crate) fn levels(&self) -> Vec<&[usize]> {
+        subarray_levels(&self.shape, &self.nesting)
     }
 
     /// Number of elements of the field in one record (product of the subarray shape).
@@ -326,14 +341,14 @@ fn record_descr(r: &Record) -> Literal {
             ])),
             None => Literal::new(Value::Str(f.name.clone())),
         };
-        let mut t = vec![name, f.dtype.descr()];
-        if !f.shape.is_empty() {
-            t.push(Literal::new(Value::Tuple(
-                f.shape
-                    .iter()
-                    .map(|&d| Literal::new(Value::Int(Int::Small(d as u64))))
-                    .collect(),
-            )));
+        let levels = f.levels();
+        let mut ty = f.dtype.descr();
+        for level in levels.iter().skip(1).rev() {
+            ty = Literal::new(Value::Tuple(vec![ty, shape_literal(level)]));
+        }
+        let mut t = vec![name, ty];
+        if let Some(outer) = levels.first() {
+            t.push(shape_literal(outer));
         }
         items.push(Literal::new(Value::Tuple(t)));
         cursor = f.offset.saturating_add(f.size());
@@ -342,4 +357,36 @@ fn record_descr(r: &Record) -> Literal {
         items.push(pad(r.itemsize.saturating_sub(cursor)));
     }
     Literal::new(Value::List(items))
+}
+
+/// A shape as NumPy writes it: a tuple of integers.
+fn shape_literal(dims: &[usize]) -> Literal {
+    Literal::new(Value::Tuple(
+        dims.iter()
+            .map(|&d| Literal::new(Value::Int(Int::Small(d as u64))))
+            .collect(),
+    ))
+}
+
+/// `shape` split into its nested subarray levels, outermost first (`[]` for a scalar
+/// field; one level when `nesting` is empty or does not add up to the shape).
+fn subarray_levels<'a>(shape: &'a [usize], nesting: &[usize]) -> Vec<&'a [usize]> {
+    if shape.is_empty() {
+        return Vec::new();
+    }
+    let mut levels = Vec::with_capacity(nesting.len());
+    let mut rest = shape;
+    for &rank in nesting {
+        match (rank, rest.split_at_checked(rank)) {
+            (1.., Some((level, tail))) => {
+                levels.push(level);
+                rest = tail;
+            }
+            _ => return vec![shape],
+        }
+    }
+    if levels.is_empty() || !rest.is_empty() {
+        return vec![shape];
+    }
+    levels
 }

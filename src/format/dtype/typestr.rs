@@ -54,9 +54,9 @@ fn byteorder(s: &[u8]) -> Option<(Option<Endian>, &[u8])> {
 ///                 / %s"u1" / %s"u2" / %s"u4" / %s"u8"
 ///                 / %s"f2" / %s"f4" / %s"f8"
 ///                 / %s"c8" / %s"c16"
-///                 / %s"S" count
-///                 / %s"U" count
-///                 / %s"V" count
+///                 / %s"S" size
+///                 / %s"U" size
+///                 / %s"V" size
 ///                 / %s"M8" [ time-unit ]
 ///                 / %s"m8" [ time-unit ]
 /// ```
@@ -105,8 +105,13 @@ fn type_code(code: &[u8], order: Option<Endian>, s: &str) -> Result<Dtype> {
     })
 }
 
-/// `S<n>`, `U<n>` or `V<n>` (`kind` is the letter): a count of one or more, whose item
-/// size fits NumPy's C `int`.
+/// `S<n>`, `U<n>` or `V<n>` (`kind` is the letter): a size of zero or more, whose item
+/// size fits NumPy's C `int`. Size 0 is what np.save writes for a zero-width field taken
+/// out of a record (`np.zeros(3, [('a', 'S0')])['a']`).
+///
+/// ```abnf
+/// size            = %x30 / count
+/// ```
 fn sized_type(
     kind: u8,
     digits: &[u8],
@@ -114,8 +119,9 @@ fn sized_type(
     s: &str,
 ) -> Result<Dtype> {
     let n = match count(digits) {
+        _ if digits == b"0" => 0,
         Ok((b"", n)) => n.ok_or_else(|| too_big("a string size that fits in memory", s))?,
-        _ => return Err(bad_descr("a size of one or more, without leading zeros", s)),
+        _ => return Err(bad_descr("a size, without leading zeros", s)),
     };
     let bytes = if kind == b'U' {
         n.checked_mul(4)

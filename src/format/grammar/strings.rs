@@ -12,9 +12,12 @@ use crate::prelude::*;
 /// string          = sq-string / dq-string
 /// sq-string       = %x27 *( sq-char / escape ) %x27
 /// dq-string       = %x22 *( dq-char / escape ) %x22
-/// sq-char         = %x20-26 / %x28-5B / %x5D-7E / non-ascii
-/// dq-char         = %x20-21 / %x23-5B / %x5D-7E / non-ascii
+/// sq-char         = %x01-09 / %x0B-0C / %x0E-26 / %x28-5B / %x5D-7F / non-ascii
+/// dq-char         = %x01-09 / %x0B-0C / %x0E-21 / %x23-5B / %x5D-7F / non-ascii
 /// ```
+///
+/// Raw control characters other than NUL, LF and CR stand for themselves, as in
+/// `ast.literal_eval` (npyz writes a field name's TAB, `\x01` or DEL raw).
 pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
     let quote = match i.peek() {
         Some(q @ (b'\'' | b'"')) => q,
@@ -23,10 +26,10 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
     let mut i = i.skip(1);
     let mut out = String::new();
     loop {
-        // A run of plain printable ASCII is copied in one step.
+        // A run of plain ASCII characters is copied in one step.
         let (rest, run) =
-            take_while(|b: u8| (0x20..0x7f).contains(&b) && b != quote && b != b'\\').parse(i)?;
-        // `run` is printable ASCII, hence valid UTF-8.
+            take_while(|b: u8| plain_ascii(b) && b != quote && b != b'\\').parse(i)?;
+        // `run` is ASCII, hence valid UTF-8.
         out.push_str(core::str::from_utf8(run.bytes()).unwrap_or_default());
         i = rest;
         let (rest, c) = match i.peek() {
@@ -37,7 +40,7 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
                 return fail(
                     i,
                     ErrorKind::HeaderSyntax,
-                    "a printable character, an escape or the closing quote",
+                    "a character other than NUL, LF or CR, an escape or the closing quote",
                 )
             }
             None => {
@@ -51,6 +54,12 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
         out.push(c);
         i = rest;
     }
+}
+
+/// An ASCII byte a string may hold raw (quote and backslash aside): anything but NUL, LF
+/// and CR, which Python's tokenizer refuses inside a one-line string.
+fn plain_ascii(b: u8) -> bool {
+    b < 0x80 && !matches!(b, 0x00 | b'\n' | b'\r')
 }
 
 /// One character above U+007F: a single latin-1 byte, or a UTF-8 sequence
