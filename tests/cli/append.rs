@@ -269,3 +269,38 @@ fn a_full_disk_leaves_dst_reading_as_the_old_array() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// DST must be a regular file: a FIFO or a device is refused before anything is written,
+/// and stays what it was (never replaced or removed).
+#[cfg(unix)]
+#[test]
+fn a_dst_that_is_no_regular_file_is_refused_and_left_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = dir("not-a-file");
+    let (fifo, src) = (d.join("fifo"), d.join("src.npy"));
+    to_path(&src, &rows(vec![1.0, 2.0], vec![1, 2], Endian::Little)).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for dst in [fifo.as_path(), Path::new("/dev/null")] {
+        let out = run(&[dst, &src]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("regular file"));
+    }
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert!(std::fs::symlink_metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    std::fs::remove_dir_all(&d).unwrap();
+}

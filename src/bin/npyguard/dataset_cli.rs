@@ -239,10 +239,12 @@ fn write_dataset(
     match written {
         // The input cannot be written in this format (rows without columns for Parquet, a
         // `U` value no UTF-8 text holds): the input's refusal (exit 1), not an OS error.
-        Err(e) if matches!(
-            e.category(),
-            npyguard::Category::Format | npyguard::Category::Limit | npyguard::Category::Usage
-        ) => {
+        Err(e)
+            if matches!(
+                e.category(),
+                npyguard::Category::Format | npyguard::Category::Limit | npyguard::Category::Usage
+            ) =>
+        {
             eprintln!("npyguard: cannot write {}: {e}", output.display());
             return Ok(ExitCode::from(1));
         }
