@@ -45,6 +45,8 @@ import duckdb
 warnings.filterwarnings("ignore", message="Reading `.npy` or `.npz` file required additional")
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+from duckdb_ext import extension_path, lit  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures"
 PIN = (ROOT / "duckdb-npy" / "duckdb-version.txt").read_text().strip()
 
@@ -63,18 +65,6 @@ def check(cond, msg):
     if not cond:
         fail(msg)
     return cond
-
-
-def extension_path():
-    if os.environ.get("NPY_DUCKDB_EXTENSION"):
-        return os.environ["NPY_DUCKDB_EXTENSION"]
-    out = subprocess.run(["bash", str(ROOT / "duckdb-npy" / "build.sh")], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return out.strip().splitlines()[-1]
-
-
-def lit(s):
-    return "'" + str(s).replace("'", "''") + "'"
 
 
 # ---------------------------------------------------------------- types and values

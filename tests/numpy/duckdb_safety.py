@@ -33,6 +33,8 @@ import numpy as np
 import duckdb
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+from duckdb_ext import extension_path, lit  # noqa: E402
 
 failures = []
 checks = 0
@@ -51,19 +53,7 @@ def check(cond, msg):
     return cond
 
 
-def extension_path():
-    if os.environ.get("NPY_DUCKDB_EXTENSION"):
-        return os.environ["NPY_DUCKDB_EXTENSION"]
-    out = subprocess.run(["bash", str(ROOT / "duckdb-npy" / "build.sh")], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return out.strip().splitlines()[-1]
-
-
 EXT = None
-
-
-def lit(s):
-    return "'" + str(s).replace("'", "''") + "'"
 
 
 def connect():

@@ -27,15 +27,9 @@ from pathlib import Path
 import duckdb
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+from duckdb_ext import extension_path  # noqa: E402
 EXT_DIR = ROOT / "duckdb-npy"
-
-
-def extension_path():
-    if os.environ.get("NPY_DUCKDB_EXTENSION"):
-        return os.environ["NPY_DUCKDB_EXTENSION"]
-    out = subprocess.run(["bash", str(EXT_DIR / "build.sh")], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return out.strip().splitlines()[-1]
 
 
 def fmt(v):

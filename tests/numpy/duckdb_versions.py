@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+from duckdb_ext import extension_path  # noqa: E402
 failures = []
 checks = 0
 
@@ -37,14 +39,6 @@ def check(cond, msg):
         failures.append(msg)
         print("FAIL:", msg)
     return cond
-
-
-def extension_path():
-    if os.environ.get("NPY_DUCKDB_EXTENSION"):
-        return os.environ["NPY_DUCKDB_EXTENSION"]
-    out = subprocess.run(["bash", str(ROOT / "duckdb-npy" / "build.sh")], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return out.strip().splitlines()[-1]
 
 
 def versions():
