@@ -154,7 +154,8 @@ def npz_bench(args, npy: Path) -> list:
         "|---|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append(f"| {r['case']} | `{r['reader']}` | {r['outcome']} | {r['best_s']:.3f} s | "
+        lines.append(f"| {r['case']} | `{r['reader']}` | {r['outcome']} | "
+                     + (f"{r['best_s'] * 1000:.2f} ms" if r['best_s'] < 0.01 else f"{r['best_s']:.3f} s") + " | "
                      f"{r['spread']:.2f} | {r['peak_mib']:.0f} MiB |")
     lines += ["", "<!-- python-npz:end -->", ""]
     return lines

@@ -31,6 +31,7 @@ import copy
 import functools
 import io
 import os
+import warnings
 import zipfile
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
@@ -514,6 +515,13 @@ def _npy_parts(array: Any) -> Tuple[bytes, np.ndarray]:
         "shape": array.shape,
     }
     head = _native.save_header(_dict_text(header))
+    # np.save's warnings for the versions older NumPys cannot read.
+    if head[6:7] == b"\x02":
+        warnings.warn("Stored array in format 2.0. It can only be read by NumPy >= 1.9",
+                      UserWarning, stacklevel=3)
+    elif head[6:7] == b"\x03":
+        warnings.warn("Stored array in format 3.0. It can only be read by NumPy >= 1.17",
+                      UserWarning, stacklevel=3)
     return head, (array.T if fortran_order else array)
 
 

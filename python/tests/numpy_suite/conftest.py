@@ -35,6 +35,62 @@ def _read(fp, allow_pickle=False, pickle_kwargs=None, *,
                          allow_trailing_bytes=True)
 
 
+#: NumPy's tests that fail by design, with the reason (python/README.md's table). Each is
+#: marked xfail(strict=True): a deviation that goes away fails the run, to be removed here.
+_PICKLE = "pickles and object arrays are never loaded (allow_pickle=True is refused)"
+_NPZ = ("npyguard's NpzFile is a Mapping without NumPy's NpzFile internals (.fid, .zip, "
+        ".f attribute access) and with its own repr")
+DEVIATIONS = {
+    "test_roundtrip": _PICKLE,
+    "test_pickle_python2_python3": _PICKLE,
+    "TestSaveLoad::test_array_object": _PICKLE,
+    "TestSavezLoad::test_array_object": _PICKLE,
+    "test_roundtrip_randsize": (
+        "a field whose type is a subarray of a subarray ([('c', ('<f8', (5,)), (2,))]) is "
+        "refused by npyguard's header grammar"),
+    "test_descr_to_dtype[dt1]": "nested subarray / offset-and-itemsize dtypes refused by the header grammar",
+    "test_descr_to_dtype[dt2]": "nested subarray / offset-and-itemsize dtypes refused by the header grammar",
+    "test_descr_to_dtype[dt3]": "nested subarray / offset-and-itemsize dtypes refused by the header grammar",
+    "test_descr_to_dtype[dt4]": "nested subarray / offset-and-itemsize dtypes refused by the header grammar",
+    "test_load_padded_dtype[dt3]": (
+        "padding must be written as ('', '|V<n>') fields; a record of padding alone "
+        "(no named field) is refused"),
+    "test_load_padded_dtype[dt5]": (
+        "padding must be written as ('', '|V<n>') fields; a record of padding alone "
+        "(no named field) is refused"),
+    "test_file_truncated": (
+        "a truncated file raises npyguard's FormatError (a ValueError) with npyguard's "
+        "message, not NumPy's 'EOF: reading array header' text"),
+    "test_python2_python3_interoperability": (
+        "a Python 2 header ('<i8' written as 'L' suffixes) is read without NumPy's "
+        "UserWarning"),
+    "test_huge_header[r]": "records of more than 4096 fields are refused (a fixed cap)",
+    "test_huge_header[None]": "records of more than 4096 fields are refused (a fixed cap)",
+    "test_huge_header_npz": "records of more than 4096 fields are refused (a fixed cap)",
+    "TestSaveLoad::test_format_2_0": "records of more than 4096 fields are refused (a fixed cap)",
+    "TestSavezLoad::test_format_2_0": "records of more than 4096 fields are refused (a fixed cap)",
+    "TestSavezLoad::test_load_non_npy": (
+        "an archive member that is not a .npy is refused when looked up (NumPy returns "
+        "its bytes)"),
+    "test_load_multiple_arrays_until_eof": (
+        "np.load of a stream checks that the stream ends after the payload (trailing "
+        "bytes refused unless allow_trailing_bytes=True), so arrays written one after "
+        "another are read with np.lib.format.read_array, not np.load"),
+}
+for _t in ("test_array", "test_1D", "test_mmap", "test_record", "test_multiple_arrays",
+           "test_closing_zipfile_after_load", "test_BagObj"):
+    DEVIATIONS[f"TestSavezLoad::{_t}"] = _NPZ
+DEVIATIONS["TestSavezLoad::test_repr_lists_keys"] = _NPZ
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = item.nodeid.split("test_numpy_suite.py::", 1)[-1]
+        reason = DEVIATIONS.get(name) or DEVIATIONS.get(name.split("[", 1)[0])
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+
+
 @pytest.fixture(autouse=True)
 def _through_npyguard(monkeypatch):
     monkeypatch.setattr(np, "load", _load)
