@@ -533,6 +533,61 @@ impl std::io::Seek for PyFile {
 
 // --------------------------------------------------------------------------------- npz
 
+/// The bytes `start..end` of a file as a file of their own (`Read` + `Seek`), for a
+/// `RowReader` over a stored archive member.
+struct Window {
+    file: File,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl Window {
+    fn new(mut file: File, start: u64, end: u64) -> std::io::Result<Window> {
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::Start(start))?;
+        Ok(Window {
+            file,
+            start,
+            len: end.saturating_sub(start),
+            pos: 0,
+        })
+    }
+}
+
+impl Read for Window {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = usize::try_from(self.len.saturating_sub(self.pos)).unwrap_or(usize::MAX);
+        let want = buf.len().min(left);
+        let Some(slot) = buf.get_mut(..want) else {
+            return Ok(0);
+        };
+        if slot.is_empty() {
+            return Ok(0);
+        }
+        let n = self.file.read(slot)?;
+        self.pos = self.pos.saturating_add(n as u64);
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Window {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match pos {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::Current(n) => self.pos.checked_add_signed(n),
+            std::io::SeekFrom::End(n) => self.len.checked_add_signed(n),
+        }
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        self.file
+            .seek(std::io::SeekFrom::Start(self.start.saturating_add(target)))?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
 /// What an archive is read from.
 enum Source {
     File(npyguard::npz::NpzArchive<std::io::BufReader<File>>),
@@ -556,12 +611,52 @@ macro_rules! with_archive {
 #[pyclass(module = "npyguard._native")]
 pub struct NpzFile {
     archive: Option<Source>,
+    /// The archive's path, when it was opened from one (a stored member's rows are then
+    /// read by their byte range through a second handle).
+    path: Option<PathBuf>,
     opts: ReadOptions,
     /// The first exception a file object's `read`/`seek` raised (for [`stream_err`]).
     raised: Arc<Mutex<Option<PyErr>>>,
 }
 
 impl NpzFile {
+    /// Rows `start..stop` of a stored (not deflated) member of an archive opened from a
+    /// path, read by their byte range: `RowReader` over the member's bytes in the file
+    /// (header and length checked against the member's size; only the rows' bytes read; the
+    /// member's CRC is not checked, as no whole-member read happens). `None` for a deflated
+    /// member or an archive not opened from a path.
+    fn stored_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        name: &str,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(path) = self.path.clone() else {
+            return Ok(None);
+        };
+        let range = match self.open_archive()? {
+            Source::File(a) => match a.member(name) {
+                Some(m) if m.compression() == npyguard::npz::Compression::Stored => m.data_range(),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let opts = self.opts.clone();
+        let read = py.detach(|| -> npyguard::Result<npyguard::Array> {
+            let file = File::open(&path)
+                .map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
+            let window = Window::new(file, range.start, range.end)
+                .map_err(|e| Error::os("cannot seek to the member", e))?;
+            let mut rows = npyguard::RowReader::new(window, &opts)?;
+            rows.read_rows(start..stop)
+        });
+        let array = read.py_err(py)?;
+        let bytes = npyguard::write::to_vec(&array).py_err(py)?;
+        let opts = self.opts.clone().with_max_file_bytes(None);
+        Ok(Some(loaded(py, raw::buffer(&bytes, &opts).py_err(py)?)?))
+    }
+
     fn open_archive(&mut self) -> PyResult<&mut Source> {
         self.archive
             .as_mut()
@@ -613,6 +708,7 @@ impl NpzFile {
             max_ratio,
         );
         let raised = Arc::new(Mutex::new(None));
+        let mut opened_path = None;
         let archive = if let Ok(bytes) = source.cast::<PyBytes>() {
             let data = bytes.as_bytes().to_vec();
             Source::Memory(npyguard::npz::NpzArchive::new(Cursor::new(data), &opts).py_err(py)?)
@@ -629,10 +725,13 @@ impl NpzFile {
             Source::Stream(archive)
         } else {
             let path: PathBuf = source.extract()?;
-            Source::File(npyguard::npz::open(&path, &opts).py_err(py)?)
+            let archive = Source::File(npyguard::npz::open(&path, &opts).py_err(py)?);
+            opened_path = Some(path);
+            archive
         };
         Ok(NpzFile {
             archive: Some(archive),
+            path: opened_path,
             opts,
             raised,
         })
@@ -680,12 +779,16 @@ impl NpzFile {
     ) -> PyResult<Vec<(usize, Bound<'py, PyTuple>)>> {
         self.clear_raised();
         let opts = self.opts.clone();
+        if let Some(rows) = self.stored_rows(py, name, start, stop)? {
+            return Ok(vec![(start, rows)]);
+        }
         let mut parts = Vec::new();
         let mut failure = None;
         {
-            let source = self.archive.as_mut().ok_or_else(|| {
-                PyValueError::new_err("I/O operation on a closed npz file")
-            })?;
+            let source = self
+                .archive
+                .as_mut()
+                .ok_or_else(|| PyValueError::new_err("I/O operation on a closed npz file"))?;
             let collected: npyguard::Result<Vec<(usize, Vec<u8>)>> = with_archive!(source, a => {
                 (|| {
                     let chunks = a.row_chunks(name, rows_per_chunk.max(1))?;

@@ -303,3 +303,28 @@ def test_load_bytes_releases_the_gil():
     # Holding the GIL through the decode, the other thread gets no tick in; released, it
     # ticks every half millisecond or so.
     assert max(inside) >= 5, inside
+
+
+def test_open_stored_npz_member_reads_only_the_rows(tmp_path):
+    """A stored (np.savez) member of an archive opened from a path is read by range."""
+    if not os.path.exists("/proc/self/io"):
+        pytest.skip("no /proc/self/io")
+    a = np.arange(4000 * 1000, dtype="<f8").reshape(4000, 1000)
+    path = tmp_path / "a.npz"
+    np.savez(path, a=a, b=np.asfortranarray(a))
+
+    def rchar():
+        with io.open("/proc/self/io") as f:
+            for line in f:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+
+    with npyguard.open(path) as z:
+        for key in ("a", "b"):
+            h = z.open(key)
+            before = rchar()
+            part = h[2000:2002]
+            read = rchar() - before
+            assert np.array_equal(part, a[2000:2002])
+            # Two rows (16 000 bytes), the member's header read again, /proc/self/io.
+            assert 16_000 <= read < 16_000 + 8192, (key, read)

@@ -202,7 +202,9 @@ impl<R: Read + Seek> NpzArchive<R> {
             return Err(e.in_member(&member.name));
         }
         let size = member.size;
-        self.run(index, true, |r, opts| crate::io::read::read_raw_sized(r, opts, size))
+        self.run(index, true, |r, opts| {
+            crate::io::read::read_raw_sized(r, opts, size)
+        })
     }
 
     /// Reads array `name` as a typed array ([`ErrorKind::TypeMismatch`] if `T` cannot represent its dtype).

@@ -657,11 +657,12 @@ class NpzFile(Mapping):
         return _array(self._native.member_raw(self._key(key)))
 
     def open(self, key: str) -> "LazyArray":
-        """Member ``key`` as a :class:`LazyArray`: shape and dtype from its header alone;
-        ``[a:b]`` streams the member from its start through the archive limits and keeps
-        only the rows asked for (a zip member cannot be entered in the middle: a deflated
-        one must be inflated up to the rows; reading stops after the last row asked for,
-        so the member's CRC is checked only when its last row is read)."""
+        """Member ``key`` as a :class:`LazyArray`: shape and dtype from its header alone.
+        A stored member of an archive opened from a path is read by its rows' byte range
+        (its CRC is then not checked); otherwise ``[a:b]`` streams the member from its
+        start through the archive limits and keeps only the rows asked for (a deflated
+        member cannot be entered in the middle; reading stops after the last row asked
+        for, so the member's CRC is checked only when its last row is read)."""
         return LazyArray(_MemberRows(self._native, self._key(key)))
 
     def header(self, key: str) -> Dict[str, Any]:
