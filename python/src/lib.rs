@@ -14,7 +14,11 @@
 //!   `S`/`U`/`V`, datetimes).
 //! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
 //! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
-//! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
+//! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits): a
+//!   member's payload inflated straight into the buffer NumPy's array is built over
+//!   (`NpzArchive::read_raw`), or rows of it (a stored member by byte range, a deflated one
+//!   streamed by `row_chunks`).
+//! - [`RowFile`]: a `.npy` read by rows (`npyguard::RowReader`), for `npyguard.open`.
 //! - [`ArrowDataset`]: an Arrow C stream (`__arrow_c_stream__`) over a dataset layout.
 //!
 //! Errors are raised as the `npyguard.Error` subclasses of `npyguard._errors`, built from
