@@ -14,7 +14,11 @@
 //!   `S`/`U`/`V`, datetimes).
 //! - [`header_path`], [`header_buffer`], [`header_stream`]: the header alone (`inspect`).
 //! - [`save_header`]: `np.save`'s header for a header dict, via npyguard's writer.
-//! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits).
+//! - [`NpzFile`]: a lazy `.npz` archive (one member read per request, archive limits): a
+//!   member's payload inflated straight into the buffer NumPy's array is built over
+//!   (`NpzArchive::read_raw`), or rows of it (a stored member by byte range, a deflated one
+//!   streamed by `row_chunks`).
+//! - [`RowFile`]: a `.npy` read by rows (`npyguard::RowReader`), for `npyguard.open`.
 //! - [`ArrowDataset`]: an Arrow C stream (`__arrow_c_stream__`) over a dataset layout.
 //!
 //! Errors are raised as the `npyguard.Error` subclasses of `npyguard._errors`, built from
@@ -285,7 +289,10 @@ fn read_buffer<'py>(
         numpy_strict,
         allow_trailing_bytes,
     );
-    let raw = raw::buffer(data.as_bytes(), &opts).py_err(py)?;
+    // A `bytes` object is immutable and `data` keeps it alive for this call: its contents
+    // are read without the GIL, as a path's are.
+    let bytes = data.as_bytes();
+    let raw = py.detach(|| raw::buffer(bytes, &opts)).py_err(py)?;
     loaded(py, raw)
 }
 
@@ -530,6 +537,61 @@ impl std::io::Seek for PyFile {
 
 // --------------------------------------------------------------------------------- npz
 
+/// The bytes `start..end` of a file as a file of their own (`Read` + `Seek`), for a
+/// `RowReader` over a stored archive member.
+struct Window {
+    file: File,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl Window {
+    fn new(mut file: File, start: u64, end: u64) -> std::io::Result<Window> {
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::Start(start))?;
+        Ok(Window {
+            file,
+            start,
+            len: end.saturating_sub(start),
+            pos: 0,
+        })
+    }
+}
+
+impl Read for Window {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = usize::try_from(self.len.saturating_sub(self.pos)).unwrap_or(usize::MAX);
+        let want = buf.len().min(left);
+        let Some(slot) = buf.get_mut(..want) else {
+            return Ok(0);
+        };
+        if slot.is_empty() {
+            return Ok(0);
+        }
+        let n = self.file.read(slot)?;
+        self.pos = self.pos.saturating_add(n as u64);
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Window {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match pos {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::Current(n) => self.pos.checked_add_signed(n),
+            std::io::SeekFrom::End(n) => self.len.checked_add_signed(n),
+        }
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        self.file
+            .seek(std::io::SeekFrom::Start(self.start.saturating_add(target)))?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
 /// What an archive is read from.
 enum Source {
     File(npyguard::npz::NpzArchive<std::io::BufReader<File>>),
@@ -553,12 +615,52 @@ macro_rules! with_archive {
 #[pyclass(module = "npyguard._native")]
 pub struct NpzFile {
     archive: Option<Source>,
+    /// The archive's path, when it was opened from one (a stored member's rows are then
+    /// read by their byte range through a second handle).
+    path: Option<PathBuf>,
     opts: ReadOptions,
     /// The first exception a file object's `read`/`seek` raised (for [`stream_err`]).
     raised: Arc<Mutex<Option<PyErr>>>,
 }
 
 impl NpzFile {
+    /// Rows `start..stop` of a stored (not deflated) member of an archive opened from a
+    /// path, read by their byte range: `RowReader` over the member's bytes in the file
+    /// (header and length checked against the member's size; only the rows' bytes read; the
+    /// member's CRC is not checked, as no whole-member read happens). `None` for a deflated
+    /// member or an archive not opened from a path.
+    fn stored_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        name: &str,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(path) = self.path.clone() else {
+            return Ok(None);
+        };
+        let range = match self.open_archive()? {
+            Source::File(a) => match a.member(name) {
+                Some(m) if m.compression() == npyguard::npz::Compression::Stored => m.data_range(),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let opts = self.opts.clone();
+        let read = py.detach(|| -> npyguard::Result<npyguard::Array> {
+            let file = File::open(&path)
+                .map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
+            let window = Window::new(file, range.start, range.end)
+                .map_err(|e| Error::os("cannot seek to the member", e))?;
+            let mut rows = npyguard::RowReader::new(window, &opts)?;
+            rows.read_rows(start..stop)
+        });
+        let array = read.py_err(py)?;
+        let bytes = npyguard::write::to_vec(&array).py_err(py)?;
+        let opts = self.opts.clone().with_max_file_bytes(None);
+        Ok(Some(loaded(py, raw::buffer(&bytes, &opts).py_err(py)?)?))
+    }
+
     fn open_archive(&mut self) -> PyResult<&mut Source> {
         self.archive
             .as_mut()
@@ -610,6 +712,7 @@ impl NpzFile {
             max_ratio,
         );
         let raised = Arc::new(Mutex::new(None));
+        let mut opened_path = None;
         let archive = if let Ok(bytes) = source.cast::<PyBytes>() {
             let data = bytes.as_bytes().to_vec();
             Source::Memory(npyguard::npz::NpzArchive::new(Cursor::new(data), &opts).py_err(py)?)
@@ -626,10 +729,13 @@ impl NpzFile {
             Source::Stream(archive)
         } else {
             let path: PathBuf = source.extract()?;
-            Source::File(npyguard::npz::open(&path, &opts).py_err(py)?)
+            let archive = Source::File(npyguard::npz::open(&path, &opts).py_err(py)?);
+            opened_path = Some(path);
+            archive
         };
         Ok(NpzFile {
             archive: Some(archive),
+            path: opened_path,
             opts,
             raised,
         })
@@ -640,16 +746,91 @@ impl NpzFile {
         Ok(with_archive!(self.open_archive()?, a => a.array_names().map(str::to_owned).collect()))
     }
 
-    /// Reads member `name` (with or without `.npy`) and returns it as the bytes of a
-    /// `.npy` file (npyguard's writer, byte-identical to what `np.save` writes for it).
-    fn member_npy<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+    /// Reads member `name` (with or without `.npy`): its payload's bytes straight into the
+    /// memory NumPy's array is built over (`NpzArchive::read_raw`: one buffer of the
+    /// member's size; the declared size is checked against the archive limits before
+    /// anything is inflated, and the inflated bytes against them as they arrive).
+    fn member_raw<'py>(&mut self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
         self.clear_raised();
-        let array = with_archive!(self.open_archive()?, a => a.array(name));
-        let array = array.map_err(|e| self.error(py, e))?;
-        // The member re-encoded as np.save writes it (its own byte and memory order), then
-        // taken apart as a file in memory is.
-        let bytes = npyguard::write::to_vec(&array).py_err(py)?;
-        loaded(py, raw::buffer(&bytes, &self.opts).py_err(py)?)
+        let read = match self.open_archive()? {
+            Source::File(a) => py.detach(|| a.read_raw(name)),
+            Source::Memory(a) => py.detach(|| a.read_raw(name)),
+            // A file object's reads take the GIL anyway.
+            Source::Stream(a) => a.read_raw(name),
+        };
+        let (header, payload) = read.map_err(|e| self.error(py, e))?;
+        loaded(
+            py,
+            raw::Raw {
+                bytes: raw::Bytes::Buffer(payload),
+                header,
+            },
+        )
+    }
+
+    /// Rows `start..stop` of member `name`, streamed from the member's start through the
+    /// archive limits (`NpzArchive::row_chunks`, chunks of `rows_per_chunk` rows): a list of
+    /// `(first row, loaded tuple)` for the chunks that overlap the rows; the chunks before
+    /// are dropped as they are read, and reading stops after the last one needed (so the
+    /// member's CRC is checked only when its last row is read).
+    fn member_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        name: &str,
+        start: usize,
+        stop: usize,
+        rows_per_chunk: usize,
+    ) -> PyResult<Vec<(usize, Bound<'py, PyTuple>)>> {
+        self.clear_raised();
+        let opts = self.opts.clone();
+        if let Some(rows) = self.stored_rows(py, name, start, stop)? {
+            return Ok(vec![(start, rows)]);
+        }
+        let mut parts = Vec::new();
+        let mut failure = None;
+        {
+            let source = self
+                .archive
+                .as_mut()
+                .ok_or_else(|| PyValueError::new_err("I/O operation on a closed npz file"))?;
+            let collected: npyguard::Result<Vec<(usize, Vec<u8>)>> = with_archive!(source, a => {
+                (|| {
+                    let chunks = a.row_chunks(name, rows_per_chunk.max(1))?;
+                    let mut out = Vec::new();
+                    let mut at = 0usize;
+                    for chunk in chunks {
+                        let chunk = chunk?;
+                        let n = chunk.shape().first().copied().unwrap_or(1);
+                        let end = at.saturating_add(n);
+                        if end > start && at < stop {
+                            out.push((at, npyguard::write::to_vec(&chunk)?));
+                        }
+                        at = end;
+                        if at >= stop {
+                            break;
+                        }
+                    }
+                    Ok(out)
+                })()
+            });
+            match collected {
+                Ok(v) => {
+                    for (at, bytes) in v {
+                        parts.push((at, bytes));
+                    }
+                }
+                Err(e) => failure = Some(e),
+            }
+        }
+        if let Some(e) = failure {
+            return Err(self.error(py, e));
+        }
+        let mut out = Vec::with_capacity(parts.len());
+        for (at, bytes) in parts {
+            let raw = raw::buffer(&bytes, &opts.clone().with_max_file_bytes(None)).py_err(py)?;
+            out.push((at, loaded(py, raw)?));
+        }
+        Ok(out)
     }
 
     /// The header of member `name`.
@@ -663,6 +844,114 @@ impl NpzFile {
     /// Closes the archive (its file handle); later reads raise `ValueError`.
     fn close(&mut self) {
         self.archive = None;
+    }
+}
+
+// -------------------------------------------------------------------------------- rows
+
+/// What a [`RowFile`] reads rows from.
+enum RowSource {
+    /// A path's file, read without a buffer (only the rows' bytes are read).
+    Path(npyguard::RowReader<File>),
+    /// A seekable Python binary file object.
+    Stream(npyguard::RowReader<PyFile>),
+}
+
+/// A validated `.npy` file opened for reading by rows (`npyguard::RowReader`): the header
+/// and the file's length are checked when it is opened; each request reads only the rows'
+/// bytes (a Fortran-order file's rows gathered, one run per column).
+#[pyclass(module = "npyguard._native")]
+pub struct RowFile {
+    rows: Option<RowSource>,
+    opts: ReadOptions,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+#[pymethods]
+impl RowFile {
+    /// Opens `source`: a path (`str`/`PathLike`) or a seekable binary file object (read
+    /// from its current position).
+    #[new]
+    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
+    fn new(
+        py: Python<'_>,
+        source: Bound<'_, PyAny>,
+        max_file_bytes: Option<u64>,
+        max_header_bytes: usize,
+        max_header_chars: Option<usize>,
+        numpy_strict: bool,
+        allow_trailing_bytes: bool,
+    ) -> PyResult<RowFile> {
+        let opts = npy_options(
+            max_file_bytes,
+            max_header_bytes,
+            max_header_chars,
+            numpy_strict,
+            allow_trailing_bytes,
+        );
+        let raised = Arc::new(Mutex::new(None));
+        let rows = if source.hasattr("read")? {
+            let file = PyFile {
+                file: source.unbind(),
+                raised: Arc::clone(&raised),
+            };
+            let reader = npyguard::RowReader::new(file, &opts).map_err(|e| {
+                let taken = raised.lock().ok().and_then(|mut slot| slot.take());
+                stream_err(py, e, taken)
+            })?;
+            RowSource::Stream(reader)
+        } else {
+            let path: PathBuf = source.extract()?;
+            RowSource::Path(
+                py.detach(|| npyguard::RowReader::open(&path, &opts))
+                    .py_err(py)?,
+            )
+        };
+        Ok(RowFile {
+            rows: Some(rows),
+            opts,
+            raised,
+        })
+    }
+
+    /// The header: `(None, offset, descr, shape, fortran_order, version, payload_len)`.
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let header = match self.rows.as_ref() {
+            Some(RowSource::Path(r)) => r.header(),
+            Some(RowSource::Stream(r)) => r.header(),
+            None => return Err(PyValueError::new_err("I/O operation on a closed file")),
+        };
+        header_tuple(py, header, None)
+    }
+
+    /// Rows `start..stop` of the first axis (a 0-d array is one row), read alone, as a
+    /// loaded tuple (the rows re-encoded as a `.npy` in the file's byte and memory order).
+    fn read_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if let Ok(mut slot) = self.raised.lock() {
+            *slot = None;
+        }
+        let read = match self.rows.as_mut() {
+            Some(RowSource::Path(r)) => py.detach(|| r.read_rows(start..stop)),
+            Some(RowSource::Stream(r)) => r.read_rows(start..stop),
+            None => return Err(PyValueError::new_err("I/O operation on a closed file")),
+        };
+        let array = read.map_err(|e| {
+            let taken = self.raised.lock().ok().and_then(|mut slot| slot.take());
+            stream_err(py, e, taken)
+        })?;
+        let bytes = npyguard::write::to_vec(&array).py_err(py)?;
+        let opts = self.opts.clone().with_max_file_bytes(None);
+        loaded(py, raw::buffer(&bytes, &opts).py_err(py)?)
+    }
+
+    /// Closes the file (a path's handle; a file object is left open).
+    fn close(&mut self) {
+        self.rows = None;
     }
 }
 
@@ -805,6 +1094,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Payload>()?;
     m.add_class::<NpzFile>()?;
     m.add_class::<ArrowDataset>()?;
+    m.add_class::<RowFile>()?;
     m.add_function(wrap_pyfunction!(read_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(read_stream, m)?)?;

@@ -98,6 +98,17 @@ pub fn read_raw_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<(Header, 
     read_stream(reader, opts, None, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
 }
 
+/// [`read_raw_from`] of a stream known to hold `len` bytes (an archive member's declared
+/// size): the payload is reserved whole once the header is checked against `len`.
+#[cfg(feature = "npz")]
+pub(crate) fn read_raw_sized<R: Read>(
+    reader: R,
+    opts: &ReadOptions,
+    len: u64,
+) -> Result<(Header, Buffer<u8>)> {
+    read_stream(reader, opts, Some(len), |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
+}
+
 /// Reads only the preamble and header from a stream (the payload is not touched).
 pub fn read_header<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
     let mut consumed = 0u64;

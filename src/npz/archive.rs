@@ -5,6 +5,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crate::data::array::{Array, NpyArray};
+use crate::data::buffer::Buffer;
 use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
@@ -183,6 +184,27 @@ impl<R: Read + Seek> NpzArchive<R> {
     pub fn array(&mut self, name: &str) -> Result<Array> {
         let index = self.index_of(name)?;
         self.run(index, true, |r, opts| crate::io::read::read_from(r, opts))
+    }
+
+    /// Reads array `name` (its key or full name) as its header and its payload's bytes
+    /// exactly as the member holds them (the file's byte and memory order; see
+    /// [`read_raw_path`](crate::read_raw_path)), checking its CRC and sizes. The member's
+    /// declared size is checked against the limits before anything is inflated, and the
+    /// bytes inflated are counted against them (and the declared size) as they arrive, so
+    /// memory is at most the declared size, which the limits bound.
+    pub fn read_raw(&mut self, name: &str) -> Result<(Header, Buffer<u8>)> {
+        let index = self.index_of(name)?;
+        let member = self
+            .members
+            .get(index)
+            .ok_or_else(|| Error::unplaced(ErrorKind::Internal, "a member at its index"))?;
+        if let Some(e) = stream::declared_size_error(member, &self.limits(), self.decoded) {
+            return Err(e.in_member(&member.name));
+        }
+        let size = member.size;
+        self.run(index, true, |r, opts| {
+            crate::io::read::read_raw_sized(r, opts, size)
+        })
     }
 
     /// Reads array `name` as a typed array ([`ErrorKind::TypeMismatch`] if `T` cannot represent its dtype).

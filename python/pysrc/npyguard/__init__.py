@@ -31,6 +31,7 @@ import copy
 import functools
 import io
 import os
+import warnings
 import zipfile
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
@@ -59,6 +60,8 @@ __all__ = [
     "inspect",
     "validate",
     "load_npz",
+    "open",
+    "LazyArray",
     "NpzFile",
     "to_arrow",
     "ArrowDataset",
@@ -221,7 +224,7 @@ def _path_magic(path: str) -> Optional[bytes]:
     try:
         if not os.path.isfile(path):
             return None
-        with open(path, "rb") as f:
+        with io.open(path, "rb") as f:
             return f.read(len(_NPY_MAGIC))
     except OSError:
         return None
@@ -303,7 +306,7 @@ def _memmap(path: str, mode: str, limits: tuple) -> np.memmap:
             )
         raise ValueError(f"mode must be one of {sorted(_MMAP_MODES)} (got {mode!r})")
     try:
-        f = open(path, "r+b" if m == "r+" else "rb")
+        f = io.open(path, "r+b" if m == "r+" else "rb")
     except OSError as e:
         raise _from_os_error(f"cannot open {path}", e) from e
     with f:
@@ -512,6 +515,13 @@ def _npy_parts(array: Any) -> Tuple[bytes, np.ndarray]:
         "shape": array.shape,
     }
     head = _native.save_header(_dict_text(header))
+    # np.save's warnings for the versions older NumPys cannot read.
+    if head[6:7] == b"\x02":
+        warnings.warn("Stored array in format 2.0. It can only be read by NumPy >= 1.9",
+                      UserWarning, stacklevel=3)
+    elif head[6:7] == b"\x03":
+        warnings.warn("Stored array in format 3.0. It can only be read by NumPy >= 1.17",
+                      UserWarning, stacklevel=3)
     return head, (array.T if fortran_order else array)
 
 
@@ -560,7 +570,7 @@ def save(
         path = os.fsdecode(path)
     if not path.endswith(".npy"):
         path += ".npy"
-    with open(path, "wb") as f:
+    with io.open(path, "wb") as f:
         _write_npy(f, head, data)
 
 
@@ -642,7 +652,18 @@ class NpzFile(Mapping):
             raise KeyError(f"{key} is not a file in the archive") from None
 
     def __getitem__(self, key: str) -> np.ndarray:
-        return _array(self._native.member_npy(self._key(key)))
+        # The member's payload is inflated straight into the array's memory (one buffer of
+        # the member's size, as np.load), under the archive limits.
+        return _array(self._native.member_raw(self._key(key)))
+
+    def open(self, key: str) -> "LazyArray":
+        """Member ``key`` as a :class:`LazyArray`: shape and dtype from its header alone.
+        A stored member of an archive opened from a path is read by its rows' byte range
+        (its CRC is then not checked); otherwise ``[a:b]`` streams the member from its
+        start through the archive limits and keeps only the rows asked for (a deflated
+        member cannot be entered in the middle; reading stops after the last row asked
+        for, so the member's CRC is checked only when its last row is read)."""
+        return LazyArray(_MemberRows(self._native, self._key(key)))
 
     def header(self, key: str) -> Dict[str, Any]:
         """The header of member ``key`` as :func:`inspect` returns it."""
@@ -672,6 +693,198 @@ class NpzFile(Mapping):
 
     def __repr__(self) -> str:
         return f"<npyguard.NpzFile {self.files!r}>"
+
+
+class _MemberRows:
+    """Rows of an archive member, for :class:`LazyArray`."""
+
+    def __init__(self, native: Any, name: str) -> None:
+        self._native = native
+        self._name = name
+        self.loaded = native.member_header(name)
+        _p, _o, descr, shape, _f, _v, _n = self.loaded
+        itemsize = max(1, _dtype(descr).itemsize)
+        row = itemsize
+        for n in shape[1:]:
+            row *= max(1, n)
+        # About 8 MiB of rows per chunk read.
+        self._chunk = max(1, (8 << 20) // row)
+
+    def read_rows(self, start: int, stop: int) -> np.ndarray:
+        parts = self._native.member_rows(self._name, start, stop, self._chunk)
+        arrays = [(at, _array(t)) for at, t in parts]
+        if len(arrays) == 1:
+            at, a = arrays[0]
+        else:
+            at = arrays[0][0]
+            a = np.concatenate([a for _, a in arrays], axis=0)
+        if a.ndim == 0:
+            return a
+        return a[start - at : stop - at]
+
+    def close(self) -> None:
+        pass
+
+
+class LazyArray:
+    """A ``.npy`` file (or an archive member) opened by :func:`open`: ``shape``,
+    ``dtype``, ``ndim``, ``fortran_order`` and ``len()`` come from the header alone (checked
+    with the file's length as a full read checks it); indexing along the first axis reads
+    only the rows it selects: ``h[a:b]`` (Python's slice semantics, negative indices and
+    steps: the rows from the first to the last selected are read), ``h[i]``, ``h[i, ...]``
+    (the first index selects rows, the rest is applied by NumPy to them). ``h[:]`` or
+    :meth:`read` reads the whole array. A context manager; :meth:`close` closes the file.
+
+    A ``.npy`` file's rows are read by their byte range (``npyguard.RowReader``): a
+    C-order file's rows are one read, a Fortran-order file's rows are gathered (one read
+    per column). The returned arrays are ordinary, writable arrays with the file's dtype.
+    """
+
+    def __init__(self, rows: Any) -> None:
+        self._rows = rows
+        _p, offset, descr, shape, fortran_order, version, nbytes = rows.loaded
+        self.shape: Tuple[int, ...] = tuple(shape)
+        self.dtype: np.dtype = _dtype(descr)
+        self.fortran_order: bool = bool(fortran_order)
+        self._header = rows.loaded
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def header(self) -> Dict[str, Any]:
+        """The header as :func:`inspect` returns it."""
+        return _header_dict(self._header)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def _read(self, start: int, stop: int) -> np.ndarray:
+        if stop <= start:
+            return np.empty((0,) + self.shape[1:], dtype=self.dtype)
+        return self._rows.read_rows(start, stop)
+
+    def read(self) -> np.ndarray:
+        """The whole array."""
+        if not self.shape:
+            return self._rows.read_rows(0, 1)
+        return self._read(0, self.shape[0])
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.read()
+        return a if dtype is None else a.astype(dtype)
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        if not self.shape:
+            return self.read()[key]
+        rest: Tuple[Any, ...] = ()
+        if isinstance(key, tuple):
+            if not key:
+                return self.read()
+            key, rest = key[0], key[1:]
+        n = self.shape[0]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(n)
+            if step == 1:
+                part = self._read(start, stop)
+            else:
+                idx = range(start, stop, step)
+                if len(idx) == 0:
+                    part = self._read(0, 0)
+                else:
+                    lo, hi = min(idx), max(idx) + 1
+                    block = self._read(lo, hi)
+                    part = block[np.arange(len(idx)) * step + (idx.start - lo)]
+            if rest:
+                return part[(slice(None),) + rest]
+            return part
+        elif isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            i = int(key)
+            if i < -n or i >= n:
+                raise IndexError(f"index {i} is out of bounds for axis 0 with size {n}")
+            if i < 0:
+                i += n
+            part = self._read(i, i + 1)[0]
+        elif key is Ellipsis:
+            part = self.read()
+            return part[(Ellipsis,) + rest] if rest else part
+        else:
+            raise TypeError(
+                "a LazyArray is indexed by an int or a slice along its first axis "
+                f"(then anything NumPy takes), not {type(key).__name__}"
+            )
+        return part[rest] if rest else part
+
+    def close(self) -> None:
+        """Closes the file (a file object passed to :func:`open` is left open)."""
+        self._rows.close()
+
+    def __enter__(self) -> "LazyArray":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<npyguard.LazyArray shape={self.shape} dtype={self.dtype}>"
+
+
+class _FileRows:
+    """Rows of a ``.npy`` file, for :class:`LazyArray`."""
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+        self.loaded = native.header()
+
+    def read_rows(self, start: int, stop: int) -> np.ndarray:
+        return _array(self._native.read_rows(start, stop))
+
+    def close(self) -> None:
+        self._native.close()
+
+
+def open(
+    file: Union[str, "os.PathLike[str]", BinaryIO],
+    *,
+    max_header_size: Optional[int] = DEFAULT_MAX_HEADER_SIZE,
+    max_file_bytes: Optional[int] = None,
+    max_header_bytes: Optional[int] = None,
+    numpy_strict: bool = False,
+    allow_trailing_bytes: bool = False,
+    max_members: Optional[int] = DEFAULT_MAX_NPZ_MEMBERS,
+    max_total_bytes: Optional[int] = None,
+    max_ratio: Optional[int] = DEFAULT_MAX_NPZ_RATIO,
+) -> Union[LazyArray, "NpzFile"]:
+    """Opens a ``.npy`` file for lazy, partial reads (safetensors' ``safe_open`` +
+    ``get_slice``): a :class:`LazyArray` whose ``shape``/``dtype`` come from the header
+    and whose ``[a:b]`` reads only those rows. ``file`` is a path or a seekable binary file
+    object. A ``.npz`` archive gives its :class:`NpzFile` (as :func:`load_npz`), whose
+    :meth:`NpzFile.open` gives a member's :class:`LazyArray`. The limits are
+    :func:`load`'s and :func:`load_npz`'s.
+    """
+    limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
+    kind, src = _classify(file)
+    if kind == "bytes":
+        raise TypeError("open takes a path or a seekable binary file object (use load for bytes)")
+    magic = _path_magic(src) if kind == "path" else _stream_magic(src)
+    if magic is not None and magic[:4] in _ZIP_PREFIXES:
+        return load_npz(
+            file, max_header_size=max_header_size, max_file_bytes=max_file_bytes,
+            max_header_bytes=max_header_bytes, numpy_strict=numpy_strict,
+            allow_trailing_bytes=allow_trailing_bytes, max_members=max_members,
+            max_total_bytes=max_total_bytes, max_ratio=max_ratio,
+        )
+    native = _native_call(_native.RowFile, src, *limits, path=src if kind == "path" else None)
+    return LazyArray(_FileRows(native))
 
 
 def load_npz(
