@@ -3,8 +3,8 @@
 //! keeps no payload, `dump --rows 0..1` keeps one row (both must still read to the end to
 //! refuse what a whole read refuses, so the stream is checked and dropped as it passes).
 //! The peak resident memory (VmHWM) after a few seconds of reading stays under 32 MiB.
-//! `validate` of a 65 536-member archive needs a few MB per 10 000 members beyond the
-//! process's own baseline (it took 130 MB: a JSON value tree per member).
+//! `validate` of a 65 536-member archive stays under 40 MiB even in a debug build (26.4 MiB
+//! in a release build; it took 130 MiB: a JSON value tree per member).
 #![cfg(all(feature = "cli", target_os = "linux"))]
 
 use std::io::Write;
@@ -111,27 +111,22 @@ fn validate_of_a_65536_member_archive_stays_small() {
     use npyguard::NpyArray;
     let dir = std::env::temp_dir().join(format!("npyguard-cli-members-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    let (many, one) = (dir.join("many.npz"), dir.join("one.npz"));
+    let many = dir.join("many.npz");
     let a = NpyArray::from_vec(vec![7u8], vec![1])
         .expect("array")
         .to_array();
     let names: Vec<String> = (0..65_536).map(|i| format!("a{i}")).collect();
     let members: Vec<(&str, &npyguard::Array)> = names.iter().map(|n| (n.as_str(), &a)).collect();
     savez_path(&many, &members).expect("write archive");
-    savez_path(&one, &members[..1]).expect("write archive");
-    let (base, code) = peak_of_run(&["validate", "--json", one.to_str().expect("utf-8")]);
-    assert_eq!(code, Some(0));
     let (peak, code) = peak_of_run(&["validate", "--json", many.to_str().expect("utf-8")]);
     assert_eq!(code, Some(0));
-    eprintln!("validate: 1 member {base} KiB, 65 536 members {peak} KiB");
-    // Release build: 5.2 MiB and 26.4 MiB (BENCHMARKS-style figures in the CHANGELOG);
-    // a debug build 7.7 and 32.1 MiB. Whatever the build, the archive may cost at most
-    // 28 MiB over the baseline (it cost 125 MiB).
-    assert!(peak > base, "{peak} {base}");
-    assert!(
-        peak - base < 28 << 10,
-        "65 536 members: {peak} KiB, baseline {base} KiB"
-    );
+    eprintln!("validate: 65 536 members {peak} KiB");
+    // Measured: 26.4 MiB with a release build, 32-33 MiB with a debug one (whose binary
+    // alone maps more); the JSON value tree per member took about 130 MiB. A baseline run
+    // of a one-member archive is too short for the poll to see its peak, so the bound is
+    // absolute.
+    assert!(peak > 0, "no VmHWM read");
+    assert!(peak < 40 << 10, "65 536 members: {peak} KiB");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
