@@ -22,8 +22,9 @@ pub enum Style {
     /// as `[re, im]`, records as lists of field values, `S` as latin-1 strings with trailing
     /// NULs stripped, `U` as strings (a lone surrogate as its `\\u` escape, as Python's
     /// `json.dumps` writes it), `V` as byte lists, datetimes as integers (`"NaT"`).
-    /// A `U` code unit above U+10FFFF is refused ([`ErrorKind::BadPayload`]
-    /// (crate::ErrorKind::BadPayload)), as NumPy's `tolist()` fails on it.
+    /// A `U` code unit above U+10FFFF is refused
+    /// ([`ErrorKind::BadPayload`](crate::ErrorKind::BadPayload)), as NumPy's `tolist()` fails
+    /// on it.
     Json,
     /// Compact NumPy-like text on one line (nested lists, Python reprs of the values, lone
     /// surrogates escaped as Python's `repr` escapes them);
