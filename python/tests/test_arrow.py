@@ -65,6 +65,12 @@ def prepared(cli, tmp_path, path, layout):
     """(the stream, the CLI's Parquet file), or None when the CLI refuses the layout for
     this file (then to_arrow refuses it too, with the same message)."""
     out, cli_error = parquet(cli, path, layout, tmp_path)
+    if cli_error is not None and "columns for Parquet to hold rows" in cli_error:
+        # Parquet cannot hold rows without columns (an (n, 0) array, `columns` layout): the
+        # CLI refuses to write it; the Arrow stream has no such limit and keeps the n rows.
+        t = pa.table(npyguard.to_arrow(path, layout, max_header_bytes=1 << 24))
+        assert len(t.schema) == 0 and t.num_rows == np.load(path).shape[0]
+        return None
     if cli_error is not None:
         with pytest.raises(npyguard.Error) as e:
             pa.table(npyguard.to_arrow(path, layout, max_header_bytes=1 << 24))
