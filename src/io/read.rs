@@ -98,15 +98,16 @@ pub fn read_raw_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<(Header, 
     read_stream(reader, opts, None, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
 }
 
-/// [`read_raw_from`] of a stream known to hold `len` bytes (an archive member's declared
-/// size): the payload is reserved whole once the header is checked against `len`.
+/// [`read_raw_from`] of a stream that holds `len` bytes when `len` is known and backed (an
+/// archive member's declared size, which its real bytes can produce): the payload is then
+/// reserved whole once the header is checked against `len`; otherwise it grows as bytes arrive.
 #[cfg(feature = "npz")]
 pub(crate) fn read_raw_sized<R: Read>(
     reader: R,
     opts: &ReadOptions,
-    len: u64,
+    len: Option<u64>,
 ) -> Result<(Header, Buffer<u8>)> {
-    read_stream(reader, opts, Some(len), |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
+    read_stream(reader, opts, len, |_| Ok(()), |_| Raw::default()).map(|(h, raw)| (h, raw.0))
 }
 
 /// Reads only the preamble and header from a stream (the payload is not touched).

@@ -52,6 +52,10 @@ pub fn read_npz_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<Vec<(String, A
     NpzArchive::new(io::Cursor::new(bytes), opts)?.read_all()
 }
 
+/// Deflate's ceiling: one compressed byte inflates to at most about 1 032 bytes (258-byte
+/// matches at a quarter of a byte each), rounded up.
+const DEFLATE_MAX_RATIO: u64 = 1033;
+
 /// Whether `bytes` start like a zip file (a member, or the end record of an empty zip):
 /// NumPy's test for an archive.
 pub fn looks_like_npz(bytes: &[u8]) -> bool {
@@ -201,7 +205,12 @@ impl<R: Read + Seek> NpzArchive<R> {
         if let Some(e) = stream::declared_size_error(member, &self.limits(), self.decoded) {
             return Err(e.in_member(&member.name));
         }
-        let size = member.size;
+        // The declared size reserves the buffer at once only where the member's real bytes
+        // can back it (stored: the same bytes; deflated: at most deflate's ceiling per
+        // compressed byte); any larger claim grows as bytes arrive (the guard refuses the
+        // member when its inflation ends short), so no claim alone sizes an allocation.
+        let backed = member.compressed_size.saturating_mul(DEFLATE_MAX_RATIO);
+        let size = (member.size <= backed).then_some(member.size);
         self.run(index, true, |r, opts| {
             crate::io::read::read_raw_sized(r, opts, size)
         })

@@ -1660,3 +1660,50 @@ fn savez_retries_interrupted_writes() {
     assert!(got.calls > 2, "writes were interrupted");
     assert_eq!(got.inner.into_inner(), want);
 }
+
+#[test]
+fn read_raw_sizes_no_buffer_by_a_claim_the_bytes_cannot_back() {
+    // A deflated member of a few dozen bytes whose directory claims 3.75 GiB, read with the ratio
+    // limit off: the claim is beyond what its bytes can inflate to (deflate tops out near
+    // 1 032:1), so no buffer is sized by it (the process's peak virtual size does not grow
+    // by gigabytes: it reserved 3.75 GiB); the member is refused when its inflation ends
+    // short of the claim.
+    // The header agrees with the claim (a payload of 3.75 GiB less the header); 16 bytes follow.
+    let claim: u64 = 0xF000_0000;
+    let h = Header::new(Dtype::U8, vec![claim as usize - 128], false).unwrap();
+    let mut content = write::header_bytes(&h);
+    assert_eq!(content.len(), 128);
+    content.extend_from_slice(&[7u8; 16]);
+    let mut e = Entry::deflated("a.npy", &content);
+    e.size = claim;
+    let zip = build(&[e]);
+    let opts = ReadOptions::default().with_max_npz_ratio(None);
+    let mut z = NpzArchive::new(Cursor::new(&zip[..]), &opts).unwrap();
+    let vm_peak = || {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmPeak:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            })
+            .unwrap_or(0)
+    };
+    let before = vm_peak();
+    let err = z.read_raw("a").unwrap_err();
+    assert!(
+        vm_peak().saturating_sub(before) < 2 << 20,
+        "VmPeak grew by gigabytes"
+    );
+    assert!(
+        matches!(err.kind(), ErrorKind::SizeMismatch | ErrorKind::Truncated),
+        "{err}"
+    );
+    // A member whose claim its bytes back is read whole, as before.
+    let a = npy(vec![7u8; 16], vec![16]);
+    let zip = build(&[Entry::deflated("a.npy", &a)]);
+    let mut z = NpzArchive::new(Cursor::new(&zip[..]), &opts).unwrap();
+    let (h, raw) = z.read_raw("a").unwrap();
+    assert_eq!(h.shape(), &[16]);
+    assert_eq!(&raw[..], &[7u8; 16][..]);
+}
