@@ -55,6 +55,7 @@ use npyguard::write::header_bytes;
 use npyguard::{DateUnit, Dtype, Endian, Header, TimeUnit};
 
 use crate::dfs::{DuckFile, DuckFs};
+use crate::types::Kind;
 
 /// Bytes converted before one write to the file.
 pub const BUF_BYTES: usize = 1 << 20;
@@ -114,26 +115,10 @@ impl Elem {
         })
     }
 
-    /// DuckDB's name of the type.
+    /// DuckDB's name of the type: the read side's name for this dtype ([`Kind::sql`]), so
+    /// COPY and `read_npy` name every type alike.
     pub fn sql(self) -> &'static str {
-        match self {
-            Elem::Bool => "BOOLEAN",
-            Elem::I8 => "TINYINT",
-            Elem::I16 => "SMALLINT",
-            Elem::I32 => "INTEGER",
-            Elem::I64 => "BIGINT",
-            Elem::U8 => "UTINYINT",
-            Elem::U16 => "USMALLINT",
-            Elem::U32 => "UINTEGER",
-            Elem::U64 => "UBIGINT",
-            Elem::F32 => "FLOAT",
-            Elem::F64 => "DOUBLE",
-            Elem::Date => "DATE",
-            Elem::Stamp(TimeUnit::Second) => "TIMESTAMP_S",
-            Elem::Stamp(TimeUnit::Milli) => "TIMESTAMP_MS",
-            Elem::Stamp(TimeUnit::Nano) => "TIMESTAMP_NS",
-            Elem::Stamp(_) => "TIMESTAMP",
-        }
+        Kind::of(&self.dtype()).map_or("a type NumPy cannot hold", Kind::sql)
     }
 
     /// Bytes of one value in a DuckDB vector.
@@ -793,6 +778,32 @@ mod tests {
         assert!(Plan::of(&[(d, None), (i, None)])
             .unwrap_err()
             .contains("column 2"));
+    }
+
+    /// COPY names each type as DuckDB does (through the read side's table).
+    #[test]
+    fn every_copyable_type_has_duckdbs_name() {
+        use ffi::*;
+        for (id, name) in [
+            (DUCKDB_TYPE_DUCKDB_TYPE_BOOLEAN, "BOOLEAN"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_TINYINT, "TINYINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_SMALLINT, "SMALLINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_INTEGER, "INTEGER"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_BIGINT, "BIGINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_UTINYINT, "UTINYINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_USMALLINT, "USMALLINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_UINTEGER, "UINTEGER"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_UBIGINT, "UBIGINT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_FLOAT, "FLOAT"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_DOUBLE, "DOUBLE"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_DATE, "DATE"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_TIMESTAMP_S, "TIMESTAMP_S"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_TIMESTAMP_MS, "TIMESTAMP_MS"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_TIMESTAMP, "TIMESTAMP"),
+            (DUCKDB_TYPE_DUCKDB_TYPE_TIMESTAMP_NS, "TIMESTAMP_NS"),
+        ] {
+            assert_eq!(Elem::of(id).map(Elem::sql), Some(name));
+        }
     }
 
     #[test]
