@@ -38,7 +38,7 @@ from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _native
+from . import _errors, _native
 from ._errors import (
     EndOfFileError,
     Error,
@@ -65,16 +65,11 @@ __all__ = [
     "NpzFile",
     "to_arrow",
     "ArrowDataset",
-    "Error",
-    "FormatError",
-    "LimitError",
-    "IoError",
-    "UsageError",
-    "InternalError",
-    "EndOfFileError",
-    "PickleRefusedError",
+    *_errors.__all__,
     "DEFAULT_MAX_HEADER_BYTES",
     "DEFAULT_MAX_HEADER_SIZE",
+    "DEFAULT_MAX_NPZ_MEMBERS",
+    "DEFAULT_MAX_NPZ_RATIO",
 ]
 
 __version__: str = _native.__version__
@@ -627,7 +622,17 @@ def _is_real_file(f: Any) -> bool:
 # -------------------------------------------------------------------------------- .npz
 
 
-class NpzFile(Mapping):
+class _Closing:
+    """A context manager whose exit calls ``close()`` (:class:`NpzFile`, :class:`LazyArray`)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class NpzFile(_Closing, Mapping):
     """A ``.npz`` archive opened by :func:`load_npz` (or :func:`load`): a lazy, read-only
     mapping from array names to arrays, like NumPy's ``NpzFile``.
 
@@ -685,12 +690,6 @@ class NpzFile(Mapping):
         """Closes the archive's file; later lookups raise ``ValueError``."""
         self._native.close()
 
-    def __enter__(self) -> "NpzFile":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"<npyguard.NpzFile {self.files!r}>"
 
@@ -726,7 +725,7 @@ class _MemberRows:
         pass
 
 
-class LazyArray:
+class LazyArray(_Closing):
     """A ``.npy`` file (or an archive member) opened by :func:`open`: ``shape``,
     ``dtype``, ``ndim``, ``fortran_order`` and ``len()`` come from the header alone (checked
     with the file's length as a full read checks it); indexing along the first axis reads
@@ -827,12 +826,6 @@ class LazyArray:
     def close(self) -> None:
         """Closes the file (a file object passed to :func:`open` is left open)."""
         self._rows.close()
-
-    def __enter__(self) -> "LazyArray":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<npyguard.LazyArray shape={self.shape} dtype={self.dtype}>"
