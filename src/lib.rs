@@ -139,10 +139,13 @@ pub use data::storage::ArrayData;
 // Reading.
 pub use io::checks::check_length;
 pub use io::decode::PayloadDecoder;
+// The one checked opening every door starts from.
+#[cfg(feature = "std")]
+pub use io::opened::file_length;
+pub use io::opened::Opened;
 #[cfg(feature = "std")]
 pub use io::read::{
-    file_length, read_bytes, read_file, read_from, read_header, read_path, read_raw_from,
-    read_raw_path,
+    read_bytes, read_file, read_from, read_header, read_path, read_raw_from, read_raw_path,
 };
 // Parts of a file: views over borrowed bytes, row ranges, row chunks.
 #[cfg(feature = "std")]

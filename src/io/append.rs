@@ -55,15 +55,12 @@ use crate::data::storage::units_per_element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
 use crate::format::header::Header;
-use crate::io::checks::check_length;
-use crate::io::read::{file_length, read_header};
+use crate::io::opened::{elements_in, file_length, Opened, CHUNK};
 use crate::io::write::header_bytes;
 use crate::options::ReadOptions;
 
 /// The span inside which a header update is one write that storage does not tear.
 const SECTOR: u64 = 512;
-/// Bytes read or encoded per call (payload validation, copies, encoding).
-const CHUNK: usize = 1 << 18;
 
 /// Where an [`Appender`] writes: a stream it can read, write and seek, that it can also
 /// sync and cut short. Implemented for [`File`] (sync is `sync_all`, cut is `set_len`),
@@ -291,20 +288,12 @@ impl<F: Storage> Appender<F> {
     }
 
     fn init(mut inner: F, path: Option<PathBuf>, opts: &AppendOptions, len: u64) -> Result<Self> {
-        let read = &opts.read;
-        if let Some(limit) = read.max_file_bytes.filter(|&l| len > l) {
-            return Err(Error::new(
-                ErrorKind::FileTooLarge,
-                limit,
-                format!("a file of at most {limit} bytes (max_file_bytes)"),
-            )
-            .found(format!("{len} bytes")));
-        }
         seek(&mut inner, 0)?;
-        let header = read_header(&mut inner, read)?;
+        // Trailing bytes are this door's own question (discard_trailing_bytes), below.
+        let read = opts.read.clone().with_allow_trailing_bytes(true);
+        let header = Opened::new(&mut inner, Some(len), &read)?.into_parts().0;
         check_appendable(&header)?;
-        check_length(&header, len, &read.clone().with_allow_trailing_bytes(true))?;
-        let end = payload_end(&header)?;
+        let end = header.payload_range().end;
         if len > end && !opts.discard_trailing_bytes {
             return Err(Error::new(
                 ErrorKind::TrailingBytes,
@@ -401,7 +390,7 @@ impl<F: Storage> Appender<F> {
             return self.rewrite(array, new_header, new_head);
         }
         let (from, to) = commit.unwrap_or((0, 0));
-        let end = payload_end(&self.header)?;
+        let end = self.header.payload_range().end;
         if let Err(e) = self.write_rows(end, array) {
             self.state = State::Leftover;
             return Err(e);
@@ -469,7 +458,7 @@ impl<F: Storage> Appender<F> {
         if parsed.shape() != built.shape() || parsed.dtype() != built.dtype() {
             return Err(internal("the new header to read back as itself"));
         }
-        let end = payload_end(&parsed)?;
+        let end = parsed.payload_range().end;
         if let Some(limit) = self.opts.read.max_file_bytes.filter(|&l| end > l) {
             return Err(Error::unplaced(
                 ErrorKind::FileTooLarge,
@@ -485,7 +474,7 @@ impl<F: Storage> Appender<F> {
         if self.state != State::Leftover {
             return Ok(());
         }
-        let end = payload_end(&self.header)?;
+        let end = self.header.payload_range().end;
         self.inner.truncate(end).map_err(|e| Error::io(end, e))?;
         if self.opts.fsync {
             self.inner.sync().map_err(|e| Error::io(end, e))?;
@@ -609,12 +598,6 @@ fn usize_of(v: u64) -> Result<usize> {
     usize::try_from(v).map_err(|_| internal("an offset that fits usize"))
 }
 
-fn payload_end(h: &Header) -> Result<u64> {
-    h.payload_offset()
-        .checked_add(h.payload_len() as u64)
-        .ok_or_else(|| internal("a payload end that fits u64"))
-}
-
 /// What in a valid file cannot be appended to.
 fn check_appendable(h: &Header) -> Result<()> {
     let refuse = |what: &str| Err(Error::unplaced(ErrorKind::InvalidInput, what.to_string()));
@@ -666,11 +649,7 @@ fn write_data<W: Write>(w: &mut W, dtype: &Dtype, at: u64, array: &Array) -> Res
     let c = array.as_c_order();
     let e = dtype.endian().unwrap_or(Endian::Little);
     let per = units_per_element(dtype).max(1);
-    let units = CHUNK
-        .checked_div(dtype.itemsize().max(1))
-        .unwrap_or(1)
-        .max(1)
-        .saturating_mul(per);
+    let units = elements_in(CHUNK, dtype.itemsize()).saturating_mul(per);
     let mut offset = at;
     c.data()
         .encode_chunks(e, units, |chunk| {

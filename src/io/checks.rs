@@ -66,13 +66,9 @@ pub(crate) fn file_too_large(limit: u64, size: u64) -> Error {
 /// assert_eq!(check_length(&h, file.len() as u64, &small).unwrap_err().kind(), ErrorKind::FileTooLarge);
 /// ```
 pub fn check_length(header: &Header, len: u64, opts: &ReadOptions) -> Result<()> {
-    if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
-        return Err(file_too_large(limit, len));
-    }
+    check_size(len, opts)?;
     check_claim(header, opts)?;
-    let end = header
-        .payload_offset()
-        .saturating_add(header.payload_len() as u64);
+    let end = header.payload_range().end;
     if len < end {
         return Err(truncated_file(end, len));
     }
@@ -80,6 +76,14 @@ pub fn check_length(header: &Header, len: u64, opts: &ReadOptions) -> Result<()>
         return Err(trailing(end));
     }
     Ok(())
+}
+
+/// [`ErrorKind::FileTooLarge`] for an input of `len` bytes over `max_file_bytes`.
+pub(crate) fn check_size(len: u64, opts: &ReadOptions) -> Result<()> {
+    match opts.max_file_bytes.filter(|&l| len > l) {
+        Some(limit) => Err(file_too_large(limit, len)),
+        None => Ok(()),
+    }
 }
 
 /// [`ErrorKind::Truncated`]: an input of `len` bytes where the header claims `payload_end`.
@@ -95,9 +99,7 @@ pub(crate) fn truncated_file(payload_end: u64, len: u64) -> Error {
 /// Checks the total size a header implies against the file-size limit.
 pub(crate) fn check_claim(header: &Header, opts: &ReadOptions) -> Result<()> {
     if let Some(limit) = opts.max_file_bytes {
-        let total = header
-            .payload_offset()
-            .saturating_add(header.payload_len() as u64);
+        let total = header.payload_range().end;
         if total > limit {
             return Err(
                 file_too_large(limit, total).found(format!("a header that implies {total} bytes"))

@@ -5,6 +5,7 @@
 // Without std: the checks a read makes, the payload decoder and the views.
 pub(crate) mod checks;
 pub(crate) mod decode;
+pub(crate) mod opened;
 pub(crate) mod view;
 // With std: streams, files and writers.
 #[cfg(feature = "std")]

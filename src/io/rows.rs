@@ -30,9 +30,8 @@ use crate::data::array::Array;
 use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::io::checks::{check_length, check_opened, trailing};
 use crate::io::decode::Decoder;
-use crate::io::read::{read_full, read_header, CHUNK};
+use crate::io::opened::{check_end, elements_in, fill, Opened, CHUNK};
 use crate::io::view::{check_rows, row_span};
 use crate::options::ReadOptions;
 
@@ -52,18 +51,48 @@ use crate::options::ReadOptions;
 /// // One byte short: refused as a full read refuses it.
 /// assert!(validate_from(&file[..file.len() - 1], &ReadOptions::default()).is_err());
 /// ```
-pub fn validate_from<R: Read>(mut reader: R, opts: &ReadOptions) -> Result<Header> {
-    let header = read_header(&mut reader, opts)?;
-    check_opened(&header, opts, None)?;
-    let flat = header.flattened();
-    let per_chunk = CHUNK
-        .checked_div(header.dtype().itemsize())
-        .unwrap_or(CHUNK)
-        .max(1);
-    for chunk in RowChunks::from_header(reader, flat, per_chunk, opts)? {
-        drop(chunk?);
+pub fn validate_from<R: Read>(reader: R, opts: &ReadOptions) -> Result<Header> {
+    Opened::stream(reader, opts)?.validate()
+}
+
+impl<R: Read> Opened<R> {
+    /// Reads the payload and checks it (and the input's end) as [`read`](Opened::read)
+    /// does, keeping none of it: memory is one chunk of about 256 KiB (see [`validate_from`]).
+    pub fn validate(self) -> Result<Header> {
+        let header = self.header().clone();
+        let per_chunk = elements_in(CHUNK, header.dtype().itemsize());
+        for chunk in self.flattened().into_chunks(per_chunk) {
+            drop(chunk?);
+        }
+        Ok(header)
     }
-    Ok(header)
+
+    /// The input's rows as consecutive chunks of `rows_per_chunk` rows ([`RowChunks`]).
+    pub fn into_chunks(self, rows_per_chunk: usize) -> RowChunks<R> {
+        let allow_trailing = self.options().allow_trailing_bytes;
+        let (header, reader) = self.into_parts();
+        RowChunks {
+            offset: header.payload_offset(),
+            reader,
+            header,
+            step: rows_per_chunk.max(1),
+            next: Some(0),
+            allow_trailing,
+        }
+    }
+}
+
+impl<R: Read + Seek> Opened<R> {
+    /// The input read by row ranges ([`RowReader`]).
+    pub fn into_rows(mut self) -> Result<RowReader<R>> {
+        let base = self.base()?;
+        let (header, reader) = self.into_parts();
+        Ok(RowReader {
+            reader,
+            header,
+            base,
+        })
+    }
 }
 
 /// A validated `.npy` on a seekable input, read by row ranges (along the first axis): only
@@ -93,28 +122,16 @@ pub struct RowReader<R> {
 impl RowReader<File> {
     /// Opens `path` and validates it ([`RowReader::new`]).
     pub fn open(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<RowReader<File>> {
-        let path = path.as_ref();
-        let file = File::open(path)
-            .map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
-        crate::io::read::file_length(&file, opts)?;
-        RowReader::new(file, opts)
+        Opened::path(path, opts)?.into_rows()
     }
 }
 
 impl<R: Read + Seek> RowReader<R> {
     /// Reads and validates the header of the `.npy` that starts at `reader`'s position and
     /// checks the input's length as a full read would (size limit, truncation, trailing
-    /// bytes). No payload byte is read.
-    pub fn new(mut reader: R, opts: &ReadOptions) -> Result<RowReader<R>> {
-        let base = reader.stream_position().map_err(|e| Error::io(0, e))?;
-        let header = read_header(&mut reader, opts)?;
-        let end = reader.seek(SeekFrom::End(0)).map_err(|e| Error::io(0, e))?;
-        check_length(&header, end.saturating_sub(base), opts)?;
-        Ok(RowReader {
-            reader,
-            header,
-            base,
-        })
+    /// bytes): [`Opened::seekable`]. No payload byte is read.
+    pub fn new(reader: R, opts: &ReadOptions) -> Result<RowReader<R>> {
+        Opened::seekable(reader, opts)?.into_rows()
     }
 
     /// The whole file's header.
@@ -212,12 +229,8 @@ impl<R: Read + Seek> RowReader<R> {
         data: &mut ArrayData,
         buf: &mut Vec<u8>,
     ) -> Result<()> {
-        let size = self.header.dtype().itemsize().max(1);
-        let piece = CHUNK
-            .checked_div(size)
-            .unwrap_or(1)
-            .max(1)
-            .saturating_mul(size);
+        let size = self.header.dtype().itemsize();
+        let piece = elements_in(CHUNK, size).saturating_mul(size.max(1));
         if buf.len() < piece.min(len) {
             buf.resize(piece.min(len), 0);
         }
@@ -277,29 +290,8 @@ impl<R: Read> RowChunks<R> {
     /// Reads and validates the header. A Fortran-order array of more than one dimension
     /// comes as one chunk (its rows are not contiguous and a stream cannot seek: use
     /// [`RowReader`] on a seekable input to gather them with bounded memory).
-    pub fn new(mut reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
-        let header = read_header(&mut reader, opts)?;
-        check_opened(&header, opts, None)?;
-        RowChunks::from_header(reader, header, rows_per_chunk, opts)
-    }
-
-    /// The chunks of a stream positioned right after `header` (read and claim-checked by
-    /// the caller).
-    pub(crate) fn from_header(
-        reader: R,
-        header: Header,
-        rows_per_chunk: usize,
-        opts: &ReadOptions,
-    ) -> Result<RowChunks<R>> {
-        let offset = header.payload_offset();
-        Ok(RowChunks {
-            reader,
-            header,
-            step: rows_per_chunk.max(1),
-            next: Some(0),
-            offset,
-            allow_trailing: opts.allow_trailing_bytes,
-        })
+    pub fn new(reader: R, rows_per_chunk: usize, opts: &ReadOptions) -> Result<RowChunks<R>> {
+        Ok(Opened::stream(reader, opts)?.into_chunks(rows_per_chunk))
     }
 
     /// The whole file's header.
@@ -350,37 +342,16 @@ impl<R: Read> RowChunks<R> {
         let sink = ArrayData::with_capacity(sub.dtype(), 0);
         let mut dec = Decoder::with_sink(sub, sink);
         dec.set_offset(self.offset);
-        let mut buf = vec![0u8; CHUNK.min(dec.remaining())];
-        while !dec.is_complete() {
-            let want = buf.len().min(dec.remaining());
-            let piece = buf.get_mut(..want).unwrap_or_default();
-            let got = read_full(&mut self.reader, piece, dec.offset())?;
-            if got == 0 {
-                break;
-            }
-            dec.feed(piece.get(..got).unwrap_or_default())?;
-        }
+        fill(&mut dec, &mut self.reader)?;
         dec.check_complete()?;
         self.offset = dec.offset();
         if end >= total {
-            self.check_end()?;
+            check_end(&mut self.reader, self.offset, self.allow_trailing)?;
         } else {
             self.next = Some(end);
         }
         let (sub, data) = dec.into_parts();
         Ok(Array::from_parts(sub, data))
-    }
-
-    /// After the payload: the input must end (unless trailing bytes are allowed).
-    fn check_end(&mut self) -> Result<()> {
-        if self.allow_trailing {
-            return Ok(());
-        }
-        let mut one = [0u8; 1];
-        if read_full(&mut self.reader, &mut one, self.offset)? > 0 {
-            return Err(trailing(self.offset));
-        }
-        Ok(())
     }
 }
 

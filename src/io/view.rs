@@ -32,7 +32,8 @@ use crate::data::storage::ArrayData;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::Endian;
 use crate::format::header::Header;
-use crate::io::checks::{check_length, check_opened, check_type, file_too_large};
+use crate::io::checks::check_type;
+use crate::io::opened::Opened;
 use crate::options::ReadOptions;
 use crate::prelude::*;
 
@@ -55,31 +56,9 @@ pub struct View<'a> {
 
 impl<'a> View<'a> {
     /// Validates `bytes` as a whole `.npy` file, exactly as [`read_bytes`](crate::read_bytes)
-    /// would (same errors, kinds and offsets), and borrows its payload.
+    /// would (same errors, kinds and offsets: [`Opened::from_slice`]), and borrows its payload.
     pub fn new(bytes: &'a [u8], opts: &ReadOptions) -> Result<View<'a>> {
-        View::open(bytes, opts, None)
-    }
-
-    /// [`View::new`] with the element type a typed door asks for checked in the read's order
-    /// ([`check_opened`]).
-    fn open(
-        bytes: &'a [u8],
-        opts: &ReadOptions,
-        want: Option<fn(&Header) -> Result<()>>,
-    ) -> Result<View<'a>> {
-        let len = bytes.len() as u64;
-        if let Some(limit) = opts.max_file_bytes.filter(|&l| len > l) {
-            return Err(file_too_large(limit, len));
-        }
-        let header = Header::from_bytes(bytes, opts)?;
-        check_opened(&header, opts, want)?;
-        let range = header.payload_range();
-        let start = usize::try_from(range.start).unwrap_or(usize::MAX);
-        check_length(&header, len, opts)?;
-        let payload = bytes
-            .get(start..start.saturating_add(header.payload_len()))
-            .ok_or_else(|| internal("the payload inside the checked length"))?;
-        Ok(View { header, payload })
+        Opened::from_slice(bytes, opts)?.into_view()
     }
 
     /// The header (its [`payload_range`](Header::payload_range) locates
@@ -175,7 +154,7 @@ impl<'a, T: Element> ArrayView<'a, T> {
     /// Validates `bytes` as a whole `.npy` file of elements `T` ([`View::new`], then
     /// [`View::typed`]).
     pub fn new(bytes: &'a [u8], opts: &ReadOptions) -> Result<ArrayView<'a, T>> {
-        View::open(bytes, opts, Some(check_type::<T>))?.typed()
+        Opened::slice_of::<T>(bytes, opts)?.into_view()?.typed()
     }
 
     /// The header.
@@ -289,6 +268,15 @@ pub(crate) fn check_rows(header: &Header, rows: &Range<usize>) -> Result<usize> 
         .found(format!("{}..{}", rows.start, rows.end)));
     }
     Ok(rows.end.saturating_sub(rows.start))
+}
+
+impl<'a> Opened<&'a [u8]> {
+    /// The validated file as a [`View`] of its payload (no copy).
+    pub fn into_view(self) -> Result<View<'a>> {
+        let payload = self.payload()?;
+        let (header, _) = self.into_parts();
+        Ok(View { header, payload })
+    }
 }
 
 fn internal(expected: &str) -> Error {

@@ -9,6 +9,7 @@ use crate::data::buffer::Buffer;
 use crate::data::element::Element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
+use crate::io::opened::Opened;
 use crate::npz::member::{Member, NPY_SUFFIX};
 use crate::npz::stream::{self, Guard, Limits};
 use crate::npz::structure;
@@ -187,7 +188,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// Reads array `name` (its key or full name), checking its CRC and sizes.
     pub fn array(&mut self, name: &str) -> Result<Array> {
         let index = self.index_of(name)?;
-        self.run(index, true, |r, opts| crate::io::read::read_from(r, opts))
+        self.run(index, true, |r, opts| Opened::stream(r, opts)?.read())
     }
 
     /// Reads array `name` (its key or full name) as its header and its payload's bytes
@@ -209,10 +210,11 @@ impl<R: Read + Seek> NpzArchive<R> {
         // can back it (stored: the same bytes; deflated: at most deflate's ceiling per
         // compressed byte); any larger claim grows as bytes arrive (the guard refuses the
         // member when its inflation ends short), so no claim alone sizes an allocation.
-        let backed = member.compressed_size.saturating_mul(DEFLATE_MAX_RATIO);
-        let size = (member.size <= backed).then_some(member.size);
+        let backed = member.size <= member.compressed_size.saturating_mul(DEFLATE_MAX_RATIO);
+        let size = member.size;
         self.run(index, true, |r, opts| {
-            crate::io::read::read_raw_sized(r, opts, size)
+            let opened = Opened::new(r, Some(size), opts)?;
+            if backed { opened } else { opened.unbacked() }.read_raw()
         })
     }
 
@@ -230,9 +232,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         let index = self.index_of(name)?;
         let size = self.members.get(index).map_or(0, |m| m.size);
         self.run(index, false, |r, opts| {
-            let h = crate::io::read::read_header(r, opts)?;
-            crate::io::checks::check_length(&h, size, opts)?;
-            Ok(h)
+            Ok(Opened::new(r, Some(size), opts)?.into_parts().0)
         })
     }
 
@@ -333,7 +333,7 @@ impl<R: Read + Seek> Iterator for Arrays<'_, R> {
         self.next = index.saturating_add(1);
         Some(
             self.archive
-                .run(index, true, |r, opts| crate::io::read::read_from(r, opts))
+                .run(index, true, |r, opts| Opened::stream(r, opts)?.read())
                 .map(|a| (key, a)),
         )
     }

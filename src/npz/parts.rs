@@ -7,8 +7,7 @@ use std::io::{Read, Seek};
 use crate::data::array::Array;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
-use crate::io::checks::check_opened;
-use crate::io::read::read_header;
+use crate::io::opened::Opened;
 use crate::io::rows::RowChunks;
 use crate::io::view::View;
 use crate::npz::archive::NpzArchive;
@@ -96,18 +95,15 @@ impl<R: Read + Seek> NpzArchive<R> {
         // The header is read through the borrowed guard, so that a refusal keeps the
         // guard's typed error (a limit, a bad deflate stream) instead of the I/O error the
         // reader saw.
-        let header = match read_header(&mut guard, &self.opts).and_then(|h| {
-            check_opened(&h, &self.opts, None)?;
-            Ok(h)
-        }) {
-            Ok(h) => h,
+        let header = match Opened::stream(&mut guard, &self.opts) {
+            Ok(opened) => opened.into_parts().0,
             Err(e) => {
                 self.decoded = self.decoded.saturating_add(guard.decoded);
                 return Err(guard.failure.take().unwrap_or(e).in_member(&name));
             }
         };
         Ok(MemberChunks {
-            chunks: RowChunks::from_header(guard, header, rows_per_chunk, &self.opts)?,
+            chunks: Opened::reunited(guard, header, &self.opts).into_chunks(rows_per_chunk),
             total: &mut self.decoded,
             name,
             done: false,
