@@ -9,7 +9,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use npyguard::npz::NpzArchive;
-use npyguard::{Array, Header, ReadOptions, RowReader};
+use npyguard::{Array, Header, Opened, ReadOptions, RowReader};
 
 use crate::dfs::{DuckFile, DuckFs};
 use crate::types::Kind;
@@ -132,10 +132,12 @@ impl Shape {
     }
 }
 
-/// Opens `path` through DuckDB's file system as a row reader (header, limits and length
-/// checked by npyguard's [`RowReader::new`]).
+/// Opens `path` through DuckDB's file system as a row reader: the header, limits and
+/// length are checked by npyguard's one checked opening ([`Opened::seekable`]).
 pub fn open(fs: &DuckFs, path: &Path, opts: &ReadOptions) -> Result<RowReader<DuckFile>, String> {
-    RowReader::new(open_file(fs, path)?, opts).map_err(|e| file_error(path, e))
+    Opened::seekable(open_file(fs, path)?, opts)
+        .and_then(Opened::into_rows)
+        .map_err(|e| file_error(path, e))
 }
 
 /// A decoded chunk of consecutive rows.

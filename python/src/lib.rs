@@ -41,7 +41,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{ArrowError, SchemaRef};
 use npyguard::arrow::{Dataset, Layout};
-use npyguard::{Error, Header, ReadOptions};
+use npyguard::{Error, Header, Opened, ReadOptions};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict, PyTuple};
@@ -366,9 +366,7 @@ fn header_buffer<'py>(
         allow_trailing_bytes,
     );
     let bytes = data.as_bytes();
-    let header = npyguard::read_header(bytes, &opts)
-        .and_then(|h| npyguard::check_length(&h, bytes.len() as u64, &opts).map(|()| h))
-        .py_err(py)?;
+    let header = Opened::from_slice(bytes, &opts).py_err(py)?.into_parts().0;
     header_tuple(py, &header, None)
 }
 
@@ -396,12 +394,10 @@ fn header_stream<'py>(
         allow_trailing_bytes,
     );
     let mut reader = PyReader::new(file);
-    let header = npyguard::read_header(&mut reader, &opts)
-        .and_then(|h| match length {
-            Some(len) => npyguard::check_length(&h, len, &opts).map(|()| h),
-            None => Ok(h),
-        })
-        .map_err(|e| stream_err(py, e, reader.raised))?;
+    let header = match Opened::new(&mut reader, length, &opts) {
+        Ok(opened) => opened.into_parts().0,
+        Err(e) => return Err(stream_err(py, e, reader.raised)),
+    };
     header_tuple(py, &header, None)
 }
 
@@ -652,7 +648,7 @@ impl NpzFile {
                 .map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
             let window = Window::new(file, range.start, range.end)
                 .map_err(|e| Error::os("cannot seek to the member", e))?;
-            let mut rows = npyguard::RowReader::new(window, &opts)?;
+            let mut rows = Opened::seekable(window, &opts)?.into_rows()?;
             rows.read_rows(start..stop)
         });
         let array = read.py_err(py)?;
@@ -895,15 +891,17 @@ impl RowFile {
                 file: source.unbind(),
                 raised: Arc::clone(&raised),
             };
-            let reader = npyguard::RowReader::new(file, &opts).map_err(|e| {
-                let taken = raised.lock().ok().and_then(|mut slot| slot.take());
-                stream_err(py, e, taken)
-            })?;
+            let reader = Opened::seekable(file, &opts)
+                .and_then(Opened::into_rows)
+                .map_err(|e| {
+                    let taken = raised.lock().ok().and_then(|mut slot| slot.take());
+                    stream_err(py, e, taken)
+                })?;
             RowSource::Stream(reader)
         } else {
             let path: PathBuf = source.extract()?;
             RowSource::Path(
-                py.detach(|| npyguard::RowReader::open(&path, &opts))
+                py.detach(|| Opened::path(&path, &opts)?.into_rows())
                     .py_err(py)?,
             )
         };
@@ -1029,10 +1027,10 @@ impl ArrowDataset {
         );
         let layout: Layout = layout.parse().py_err(py)?;
         let array = if let Ok(bytes) = source.cast::<PyBytes>() {
-            npyguard::read_bytes(bytes.as_bytes(), &opts)
+            Opened::from_slice(bytes.as_bytes(), &opts).and_then(Opened::read)
         } else {
             let path: PathBuf = source.extract()?;
-            py.detach(|| npyguard::read_path(&path, &opts))
+            py.detach(|| Opened::path(&path, &opts)?.read())
         }
         .py_err(py)?;
         let dataset = Dataset::new(array, layout).py_err(py)?;

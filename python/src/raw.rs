@@ -2,22 +2,20 @@
 //!
 //! npyguard's readers decode a payload into typed values; NumPy wants the payload's own
 //! bytes (its dtype may be big-endian, a record, text). These functions get those bytes
-//! under the same [`ReadOptions`], checked exactly as the reader the CLI uses for the same
-//! input checks them (same errors, kinds and offsets):
+//! under the same [`ReadOptions`], opened through npyguard's one checked opening
+//! ([`Opened`], as the CLI and the library's readers open the same input: same errors,
+//! kinds and offsets):
 //!
-//! - a path: `npyguard::read_raw_path` (= `read_path`'s checks; a payload of
-//!   `ReadOptions::huge_page_threshold` bytes or more, 4 MiB by default, in huge-page memory);
-//! - a stream: `npyguard::read_raw_from` (= `read_from`'s checks);
-//! - bytes: `View::new` (= `read_bytes`'s checks), then one copy of the payload (NumPy's
+//! - a path: `Opened::path(..).read_raw()` (a payload of `ReadOptions::huge_page_threshold`
+//!   bytes or more, 4 MiB by default, in huge-page memory);
+//! - a stream: `Opened::stream(..).read_raw()`;
+//! - bytes: `Opened::from_slice(..).into_view()`, then one copy of the payload (NumPy's
 //!   array is writable; the caller's `bytes` are not).
 
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use npyguard::{
-    check_length, file_length, read_header, Buffer, Error, ErrorKind, Header, ReadOptions, View,
-};
+use npyguard::{Buffer, Error, ErrorKind, Header, Opened, ReadOptions};
 
 /// A validated file's payload and header.
 pub struct Raw {
@@ -50,15 +48,9 @@ impl Bytes {
     }
 }
 
-/// The read bound of npyguard's stream reader: the limit plus one byte (to detect excess).
-fn bound(opts: &ReadOptions) -> u64 {
-    opts.max_file_bytes()
-        .map_or(u64::MAX, |l| l.saturating_add(1))
-}
-
 /// Reads the file at `path` as `read_path` reads it (a FIFO or device as a stream).
 pub fn path(path: &Path, opts: &ReadOptions) -> Result<Raw, Error> {
-    let (header, payload) = npyguard::read_raw_path(path, opts)?;
+    let (header, payload) = Opened::path(path, opts)?.read_raw()?;
     Ok(Raw {
         bytes: Bytes::Buffer(payload),
         header,
@@ -68,7 +60,7 @@ pub fn path(path: &Path, opts: &ReadOptions) -> Result<Raw, Error> {
 /// Reads a stream as `read_from` reads it: exactly the header and payload, then (unless
 /// trailing bytes are allowed) one byte more to check that the stream ends there.
 pub fn stream<R: Read>(reader: R, opts: &ReadOptions) -> Result<Raw, Error> {
-    let (header, payload) = npyguard::read_raw_from(reader, opts)?;
+    let (header, payload) = Opened::stream(reader, opts)?.read_raw()?;
     Ok(Raw {
         bytes: Bytes::Buffer(payload),
         header,
@@ -78,7 +70,7 @@ pub fn stream<R: Read>(reader: R, opts: &ReadOptions) -> Result<Raw, Error> {
 /// Validates a whole file held in memory exactly as `read_bytes` would, and copies its
 /// payload (the result is NumPy's to write to).
 pub fn buffer(data: &[u8], opts: &ReadOptions) -> Result<Raw, Error> {
-    let view = View::new(data, opts)?;
+    let view = Opened::from_slice(data, opts)?.into_view()?;
     Ok(Raw {
         bytes: Bytes::Heap(view.payload().to_vec()),
         header: view.header().clone(),
@@ -88,14 +80,7 @@ pub fn buffer(data: &[u8], opts: &ReadOptions) -> Result<Raw, Error> {
 /// The header of the file at `path`, checked against the file's length as a full read
 /// would check it (`npyguard inspect`); the payload is not read.
 pub fn header_path(path: &Path, opts: &ReadOptions) -> Result<Header, Error> {
-    let mut file =
-        File::open(path).map_err(|e| Error::os(format!("cannot open {}", path.display()), e))?;
-    let len = file_length(&file, opts)?;
-    let header = read_header((&mut file).take(bound(opts)), opts)?;
-    if let Some(len) = len {
-        check_length(&header, len, opts)?;
-    }
-    Ok(header)
+    Ok(Opened::path(path, opts)?.into_parts().0)
 }
 
 /// Parses a header dict as `np.save` would write it (`{'descr': ..., 'fortran_order':

@@ -482,3 +482,117 @@ fn functions_of_the_format_stage_fit_on_a_screen() {
         "functions over 60 lines in src/format: {long:#?}"
     );
 }
+
+/// The code of every `.rs` file under `dir` (comments, strings and test modules removed).
+fn crate_code(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.insert(path.clone(), code(&std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// The checks a read makes before the payload are written once, in `io::opened` (the
+/// `checked` function): no other library module calls the pieces (the header read from a
+/// stream, the claim and length checks). `read_header` is the public header-only read.
+#[test]
+fn the_read_checks_are_called_only_by_the_one_checked_opening() {
+    let pieces = [
+        "check_opened(",
+        "check_length(",
+        "check_size(",
+        "check_claim(",
+        "read_header_from(",
+    ];
+    let allowed = [
+        root().join("src/io/opened.rs"),
+        root().join("src/io/checks.rs"),
+    ];
+    let mut found = Vec::new();
+    for (path, code) in crate_code(&root().join("src")) {
+        if allowed.contains(&path) || path.starts_with(root().join("src/bin")) {
+            continue;
+        }
+        for piece in pieces {
+            for (i, _) in code.match_indices(piece) {
+                let before = &code[..i];
+                let line = before.lines().last().unwrap_or("");
+                // Definitions and the public header-only read are not openings.
+                let defines = line.trim_start().starts_with("pub fn")
+                    || line.trim_start().starts_with("pub(crate) fn");
+                let header_only = path.ends_with("io/read.rs") && piece == "read_header_from(";
+                if !defines && !header_only {
+                    found.push(format!("{}: {piece}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "read checks called outside io::opened: {found:#?}"
+    );
+    let opened = std::fs::read_to_string(root().join("src/io/opened.rs")).unwrap();
+    for piece in ["check_size(", "check_opened(", "check_length("] {
+        assert!(opened.contains(piece), "io::opened runs {piece}");
+    }
+}
+
+/// Every front end (the CLI, the Python package, the DuckDB extension) opens a `.npy`
+/// through `npyguard::Opened` and never assembles the checks or calls the readers that
+/// wrap it: one way in, whatever the door.
+#[test]
+fn front_ends_open_inputs_only_through_opened() {
+    let front_ends = [
+        root().join("src/bin/npyguard"),
+        root().join("python/src"),
+        root().join("duckdb-npy/src"),
+    ];
+    let bypasses = [
+        "read_header(",
+        "check_length(",
+        "file_length(",
+        "Header::from_bytes(",
+        "Header::parse(",
+        "RowReader::new(",
+        "RowReader::open(",
+        "RowChunks::new(",
+        "View::new(",
+        "ArrayView::new(",
+        "read_raw_path(",
+        "read_raw_from(",
+        "validate_from(",
+        "npyguard::read_file(",
+        "npyguard::read_from(",
+        "npyguard::read_path(",
+        "npyguard::read_bytes(",
+    ];
+    let mut found = Vec::new();
+    for dir in &front_ends {
+        let files = crate_code(dir);
+        assert!(!files.is_empty(), "{} has sources", dir.display());
+        assert!(
+            files.values().any(|c| c.contains("Opened::")),
+            "{} opens its inputs through npyguard::Opened",
+            dir.display()
+        );
+        for (path, code) in files {
+            for b in bypasses {
+                if code.contains(b) {
+                    found.push(format!("{}: {b}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "front ends opening inputs around npyguard::Opened: {found:#?}"
+    );
+}

@@ -17,19 +17,28 @@ use std::ops::Range;
 use std::path::Path;
 
 use npyguard::npz::{self, NpzArchive};
-use npyguard::{Array, Category, Error, ErrorKind, Header, Preamble, ReadOptions};
+use npyguard::{Array, Category, Error, ErrorKind, Header, Opened, Preamble, ReadOptions};
 
 /// Bytes read to tell `.npy` from `.npz`.
 const SNIFF: usize = 6;
+
+/// A `.npy` from a FIFO or device: the sniffed bytes, then the rest of the stream.
+pub type Stream = std::io::Chain<Cursor<Vec<u8>>, File>;
 
 /// An opened input, by format.
 pub enum Input {
     /// A `.npy` in a regular file, positioned at its start.
     NpyFile(File),
-    /// A `.npy` from a FIFO or device: the sniffed bytes, then the rest of the stream.
-    NpyStream(std::io::Chain<Cursor<Vec<u8>>, File>),
+    /// A `.npy` from a FIFO or device.
+    NpyStream(Stream),
     /// A `.npz` in a regular file, positioned at its start.
     Npz(File),
+}
+
+/// A `.npy` input past the library's one checked opening.
+enum OpenedNpy {
+    File(Opened<File>),
+    Stream(Opened<Stream>),
 }
 
 /// A `.npy` (or an archive member) read as consecutive row chunks ([`Input::row_chunks`]).
@@ -142,63 +151,43 @@ impl Input {
         matches!(self, Input::Npz(_))
     }
 
-    /// Reads the whole `.npy` (an archive is refused: callers dispatch on [`is_npz`](Input::is_npz)).
-    pub fn read_npy(self, opts: &ReadOptions) -> npyguard::Result<Array> {
+    /// Opens the `.npy` through the library's one checked opening ([`npyguard::Opened`]:
+    /// size, header, claim, and a regular file's length); an archive is refused (callers
+    /// dispatch on [`is_npz`](Input::is_npz)).
+    fn open_npy(self, opts: &ReadOptions) -> npyguard::Result<OpenedNpy> {
         match self {
-            Input::NpyFile(f) => npyguard::read_file(f, opts),
-            Input::NpyStream(s) => npyguard::read_from(s, opts),
+            Input::NpyFile(f) => Ok(OpenedNpy::File(Opened::file(f, opts)?)),
+            Input::NpyStream(s) => Ok(OpenedNpy::Stream(Opened::stream(s, opts)?)),
             Input::Npz(_) => Err(not_npy()),
+        }
+    }
+
+    /// Reads the whole `.npy`.
+    pub fn read_npy(self, opts: &ReadOptions) -> npyguard::Result<Array> {
+        match self.open_npy(opts)? {
+            OpenedNpy::File(o) => o.read(),
+            OpenedNpy::Stream(o) => o.read(),
         }
     }
 
     /// Checks the whole `.npy` as [`read_npy`](Input::read_npy) would, keeping none of its
-    /// payload ([`npyguard::validate_from`]): constant memory on any input, a file of any
-    /// size or an endless stream.
+    /// payload ([`Opened::validate`]): constant memory on any input, a file of any size or
+    /// an endless stream.
     pub fn validate_npy(self, opts: &ReadOptions) -> npyguard::Result<Header> {
-        match self {
-            Input::NpyFile(f) => {
-                let len = npyguard::file_length(&f, opts)?;
-                let mut reader = BufReader::new(f);
-                let h = npyguard::read_header(&mut reader, opts)?;
-                if let Some(len) = len {
-                    npyguard::check_length(&h, len, opts)?;
-                }
-                reader
-                    .seek(SeekFrom::Start(0))
-                    .map_err(|e| Error::os("cannot seek", e))?;
-                npyguard::validate_from(reader, opts)
-            }
-            Input::NpyStream(s) => npyguard::validate_from(s, opts),
-            Input::Npz(_) => Err(not_npy()),
+        match self.open_npy(opts)? {
+            OpenedNpy::File(o) => o.validate(),
+            OpenedNpy::Stream(o) => o.validate(),
         }
     }
 
-    /// Reads a `.npy` header and checks it as a full read would, as far as the file length
-    /// tells (limits, truncation, trailing bytes) without reading the payload.
+    /// The `.npy`'s header, checked as a full read checks it before the payload: a regular
+    /// file against its length (limits, truncation, trailing bytes); a stream's claim
+    /// against the limits (only the header has arrived). The payload is not read.
     pub fn inspect_npy(self, opts: &ReadOptions) -> npyguard::Result<Header> {
-        match self {
-            Input::NpyFile(f) => {
-                let len = npyguard::file_length(&f, opts)?;
-                let h = npyguard::read_header(BufReader::new(f), opts)?;
-                if let Some(len) = len {
-                    npyguard::check_length(&h, len, opts)?;
-                }
-                Ok(h)
-            }
-            Input::NpyStream(s) => {
-                let h = npyguard::read_header(s, opts)?;
-                npyguard::check_length(&h, h.payload_offset(), opts).or_else(|e| {
-                    // Only the header has arrived: the claim is checked, not the length.
-                    if e.kind() == ErrorKind::Truncated {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                })?;
-                Ok(h)
-            }
-            Input::Npz(_) => Err(not_npy()),
-        }
+        Ok(match self.open_npy(opts)? {
+            OpenedNpy::File(o) => o.into_parts().0,
+            OpenedNpy::Stream(o) => o.into_parts().0,
+        })
     }
 
     /// The rows `rows(header)` chooses of the `.npy`'s first axis: from a regular file only
@@ -211,15 +200,13 @@ impl Input {
         opts: &ReadOptions,
         rows: impl FnOnce(&Header) -> npyguard::Result<Range<usize>>,
     ) -> npyguard::Result<Array> {
-        match self {
-            Input::NpyFile(f) => {
-                npyguard::file_length(&f, opts)?;
-                let mut r = npyguard::RowReader::new(f, opts)?;
+        match self.open_npy(opts)? {
+            OpenedNpy::File(o) => {
+                let mut r = o.into_rows()?;
                 let range = rows(r.header())?;
                 r.read_rows(range)
             }
-            Input::NpyStream(s) => stream_rows(s, opts, rows),
-            Input::Npz(_) => Err(not_npy()),
+            OpenedNpy::Stream(o) => stream_rows(o, rows),
         }
     }
 
@@ -232,21 +219,17 @@ impl Input {
         opts: &ReadOptions,
         rows_for: impl FnOnce(&Header) -> usize,
     ) -> npyguard::Result<(Header, Chunks<'static>)> {
-        match self {
-            Input::NpyFile(f) => {
-                npyguard::file_length(&f, opts)?;
-                let reader = npyguard::RowReader::new(f, opts)?;
-                let header = reader.header().clone();
-                let rows = rows_for(&header);
-                Ok((header, Box::new(reader.into_chunks(rows))))
+        match self.open_npy(opts)? {
+            OpenedNpy::File(o) => {
+                let rows = rows_for(o.header());
+                let reader = o.into_rows()?;
+                Ok((reader.header().clone(), Box::new(reader.into_chunks(rows))))
             }
-            Input::NpyStream(s) => {
-                let chunks = npyguard::RowChunks::new(s, 1, opts)?;
-                let header = chunks.header().clone();
-                let rows = rows_for(&header);
-                Ok((header, Box::new(chunks.with_rows_per_chunk(rows))))
+            OpenedNpy::Stream(o) => {
+                let rows = rows_for(o.header());
+                let chunks = o.into_chunks(rows);
+                Ok((chunks.header().clone(), Box::new(chunks)))
             }
-            Input::Npz(_) => Err(not_npy()),
         }
     }
 
@@ -263,12 +246,11 @@ impl Input {
 /// checked and dropped once the rows it shares with `rows` are kept (as `.npy` payload
 /// bytes, decoded once at the end).
 fn stream_rows(
-    s: impl Read,
-    opts: &ReadOptions,
+    opened: Opened<Stream>,
     rows: impl FnOnce(&Header) -> npyguard::Result<Range<usize>>,
 ) -> npyguard::Result<Array> {
-    let chunks = npyguard::RowChunks::new(s, 1, opts)?;
-    let header = chunks.header().clone();
+    let header = opened.header().clone();
+    let relaxed = opened.options().clone().with_max_file_bytes(None);
     let want = rows(&header)?;
     let total = header.shape().first().copied().unwrap_or(1);
     let row_bytes = header.payload_len().checked_div(total).unwrap_or(0);
@@ -276,7 +258,7 @@ fn stream_rows(
     let mut payload = Vec::new();
     let mut whole = None;
     let mut at = 0usize;
-    for chunk in chunks.with_rows_per_chunk(per_chunk) {
+    for chunk in opened.into_chunks(per_chunk) {
         let chunk = chunk?;
         let n = chunk.shape().first().copied().unwrap_or(1);
         let keep = want.start.max(at)..want.end.min(at.saturating_add(n));
@@ -291,11 +273,12 @@ fn stream_rows(
         }
         at = at.saturating_add(n);
     }
-    let relaxed = opts.clone().with_max_file_bytes(None);
     if let Some(whole) = whole {
         // One chunk (a Fortran-order array, or all rows fit one chunk): cut it as a file.
         let bytes = npyguard::write::to_vec(&whole)?;
-        return npyguard::RowReader::new(Cursor::new(bytes), &relaxed)?.read_rows(want);
+        return Opened::seekable(Cursor::new(bytes), &relaxed)?
+            .into_rows()?
+            .read_rows(want);
     }
     let mut shape = header.shape().to_vec();
     if let Some(first) = shape.first_mut() {
@@ -304,7 +287,7 @@ fn stream_rows(
     let part = Header::new(header.dtype().clone(), shape, false)?;
     let mut file = npyguard::write::header_bytes(&part);
     file.extend_from_slice(&payload);
-    npyguard::read_bytes(&file, &relaxed)
+    Opened::from_slice(&file, &relaxed)?.read()
 }
 
 /// Payload bytes per chunk of a streamed read that keeps at most one chunk.
