@@ -5,7 +5,7 @@ implementation later), so page-cache and writeback state cannot favour one side.
 runs one named operation per line of stdin; NumPy runs here, in this process, on its own
 defaults.
 
-Usage: interleaved.py DIR --bin PATH/npyguard-bench [--runs 5]
+Usage: interleaved.py DIR --bin PATH/npyguard-bench [--runs 5] [--only GROUP,GROUP]
 Prints one JSON object per implementation: group, name, bytes, the seconds of every run.
 """
 import argparse
@@ -22,6 +22,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("dir")
 ap.add_argument("--bin", required=True)
 ap.add_argument("--runs", type=int, default=5)
+ap.add_argument("--only", default="", help="comma-separated groups to run (default: all)")
 args = ap.parse_args()
 d = args.dir
 
@@ -118,7 +119,10 @@ groups = [
     ]),
 ]
 
+only = set(filter(None, args.only.split(",")))
 for group, nbytes, impls in groups:
+    if only and group not in only:
+        continue
     runs = {name: [] for name, _ in impls}
     for r in range(args.runs):
         # Each round starts one implementation later (ABC, BCA, CAB, ...): no side always
