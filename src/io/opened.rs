@@ -308,10 +308,25 @@ impl<R: Read + Seek> Opened<R> {
         Opened::new(input, Some(end.saturating_sub(base)), opts)
     }
 
-    /// Stream position of the input's first byte (the input is at the payload's start).
+    /// Stream position of the input's first byte (the input is at the payload's start),
+    /// after checking the input's length as [`Opened::seekable`] does if it was opened as a
+    /// stream: a door that seeks (rows) always knows the length it reads within.
     pub(crate) fn base(&mut self) -> Result<u64> {
         let at = self.input.stream_position().map_err(|e| Error::io(0, e))?;
-        Ok(at.saturating_sub(self.header.payload_offset()))
+        let base = at.saturating_sub(self.header.payload_offset());
+        if self.len.is_none() {
+            let end = self
+                .input
+                .seek(SeekFrom::End(0))
+                .map_err(|e| Error::io(0, e))?;
+            self.input
+                .seek(SeekFrom::Start(at))
+                .map_err(|e| Error::io(0, e))?;
+            let len = end.saturating_sub(base);
+            check_length(&self.header, len, &self.opts)?;
+            self.len = Some(len);
+        }
+        Ok(base)
     }
 }
 

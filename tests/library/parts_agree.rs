@@ -147,3 +147,34 @@ fn every_part_refuses_exactly_when_the_whole_read_does() {
         disagreements.join("\n")
     );
 }
+
+/// A row reader made from an input opened as a stream checks the input's length when it
+/// starts seeking, as one opened with its length does: a short file is refused up front.
+#[test]
+fn rows_of_a_stream_opened_input_check_the_length() {
+    use npyguard::{ErrorKind, Opened};
+    use std::io::Cursor;
+    let a = npyguard::NpyArray::from_vec((0..12i32).collect(), vec![4, 3]).unwrap();
+    let file = npyguard::write::to_vec(&a.to_array()).unwrap();
+    let opts = npyguard::ReadOptions::default();
+    let short = Cursor::new(file[..file.len() - 4].to_vec());
+    let err = Opened::stream(short, &opts)
+        .unwrap()
+        .into_rows()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+    let longer = Cursor::new([&file[..], b"x"].concat());
+    let err = Opened::stream(longer, &opts)
+        .unwrap()
+        .into_rows()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TrailingBytes);
+    let mut rows = Opened::stream(Cursor::new(file), &opts)
+        .unwrap()
+        .into_rows()
+        .unwrap();
+    assert_eq!(
+        rows.read_rows(1..2).unwrap().data(),
+        &npyguard::ArrayData::I32(vec![3, 4, 5].into())
+    );
+}
