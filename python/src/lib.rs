@@ -106,43 +106,23 @@ impl<T> IntoPy<T> for npyguard::Result<T> {
 
 // ----------------------------------------------------------------------------- options
 
-/// The reader's limits, as the Python keyword arguments give them.
-#[allow(clippy::too_many_arguments)]
-fn options(
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
-    max_members: Option<usize>,
-    max_total_bytes: Option<u64>,
-    max_ratio: Option<u64>,
-) -> ReadOptions {
-    ReadOptions::default()
-        .with_max_file_bytes(max_file_bytes)
-        .with_max_header_bytes(max_header_bytes)
-        .with_max_header_chars(max_header_chars)
-        .with_numpy_strict(numpy_strict)
-        .with_allow_trailing_bytes(allow_trailing_bytes)
-        .with_max_npz_members(max_members)
-        .with_max_npz_total_bytes(max_total_bytes)
-        .with_max_npz_ratio(max_ratio)
-}
+/// The five `.npy` limits of every reader, as the Python package passes them: one tuple
+/// (`npyguard._limits`: file bytes, header bytes, header characters, NumPy-strict, trailing
+/// bytes allowed), so each native function takes them as one argument.
+#[derive(Clone, Copy, FromPyObject)]
+struct Limits(Option<u64>, usize, Option<usize>, bool, bool);
 
-/// `ReadOptions` from the five `.npy` limits (archive limits at their defaults).
-fn npy_options(
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
-) -> ReadOptions {
-    ReadOptions::default()
-        .with_max_file_bytes(max_file_bytes)
-        .with_max_header_bytes(max_header_bytes)
-        .with_max_header_chars(max_header_chars)
-        .with_numpy_strict(numpy_strict)
-        .with_allow_trailing_bytes(allow_trailing_bytes)
+impl Limits {
+    /// `ReadOptions` with these limits (archive limits at their defaults).
+    fn options(&self) -> ReadOptions {
+        let Limits(file, header, chars, strict, trailing) = *self;
+        ReadOptions::default()
+            .with_max_file_bytes(file)
+            .with_max_header_bytes(header)
+            .with_max_header_chars(chars)
+            .with_numpy_strict(strict)
+            .with_allow_trailing_bytes(trailing)
+    }
 }
 
 // ----------------------------------------------------------------------------- payload
@@ -249,46 +229,22 @@ fn header_tuple<'py>(
 /// Reads and validates a `.npy` file at `path` (see `raw::path`); returns
 /// `(Payload, offset, descr, shape, fortran_order, version, payload_len)`.
 #[pyfunction]
-#[pyo3(signature = (path, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
-fn read_path(
-    py: Python<'_>,
-    path: PathBuf,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
-) -> PyResult<Bound<'_, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+#[pyo3(signature = (path, limits))]
+fn read_path(py: Python<'_>, path: PathBuf, limits: Limits) -> PyResult<Bound<'_, PyTuple>> {
+    let opts = limits.options();
     let raw = py.detach(|| raw::path(&path, &opts)).py_err(py)?;
     loaded(py, raw)
 }
 
 /// Reads and validates a `.npy` file held in a `bytes` object (as `npyguard::read_bytes`).
 #[pyfunction]
-#[pyo3(signature = (data, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (data, limits))]
 fn read_buffer<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyBytes>,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    limits: Limits,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+    let opts = limits.options();
     // A `bytes` object is immutable and `data` keeps it alive for this call: its contents
     // are read without the GIL, as a path's are.
     let bytes = data.as_bytes();
@@ -300,23 +256,13 @@ fn read_buffer<'py>(
 /// `read(n) -> bytes`), as `npyguard::read_from` reads a stream: it stops right after
 /// the payload (then reads one more byte unless trailing bytes are allowed).
 #[pyfunction]
-#[pyo3(signature = (file, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (file, limits))]
 fn read_stream<'py>(
     py: Python<'py>,
     file: Bound<'py, PyAny>,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    limits: Limits,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+    let opts = limits.options();
     let mut reader = PyReader::new(file);
     let raw = raw::stream(&mut reader, &opts).map_err(|e| stream_err(py, e, reader.raised))?;
     loaded(py, raw)
@@ -325,46 +271,22 @@ fn read_stream<'py>(
 /// The header of the file at `path`, checked against the file's length as a full read
 /// would check it (`npyguard inspect`); the payload is not read.
 #[pyfunction]
-#[pyo3(signature = (path, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
-fn header_path(
-    py: Python<'_>,
-    path: PathBuf,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
-) -> PyResult<Bound<'_, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+#[pyo3(signature = (path, limits))]
+fn header_path(py: Python<'_>, path: PathBuf, limits: Limits) -> PyResult<Bound<'_, PyTuple>> {
+    let opts = limits.options();
     let header = raw::header_path(&path, &opts).py_err(py)?;
     header_tuple(py, &header, None)
 }
 
 /// The header of a `.npy` file held in `bytes`, checked against its length.
 #[pyfunction]
-#[pyo3(signature = (data, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
+#[pyo3(signature = (data, limits))]
 fn header_buffer<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyBytes>,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    limits: Limits,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+    let opts = limits.options();
     let bytes = data.as_bytes();
     let header = Opened::from_slice(bytes, &opts).py_err(py)?.into_parts().0;
     header_tuple(py, &header, None)
@@ -374,25 +296,14 @@ fn header_buffer<'py>(
 /// `length` (the file's size, for a memory map), checked against it as a full read would
 /// check it (`max_file_bytes`, truncation, trailing bytes).
 #[pyfunction]
-#[pyo3(signature = (file, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes, length=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (file, limits, length=None))]
 fn header_stream<'py>(
     py: Python<'py>,
     file: Bound<'py, PyAny>,
-    max_file_bytes: Option<u64>,
-    max_header_bytes: usize,
-    max_header_chars: Option<usize>,
-    numpy_strict: bool,
-    allow_trailing_bytes: bool,
+    limits: Limits,
     length: Option<u64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let opts = npy_options(
-        max_file_bytes,
-        max_header_bytes,
-        max_header_chars,
-        numpy_strict,
-        allow_trailing_bytes,
-    );
+    let opts = limits.options();
     let mut reader = PyReader::new(file);
     let header = match Opened::new(&mut reader, length, &opts) {
         Ok(opened) => opened.into_parts().0,
@@ -683,30 +594,20 @@ impl NpzFile {
     /// Opens the archive at `path` (a `str`/`PathLike`), held in `bytes`, or read from a
     /// seekable binary file object (anything else with `read` and `seek`).
     #[new]
-    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes, max_members, max_total_bytes, max_ratio))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (source, limits, max_members, max_total_bytes, max_ratio))]
     fn new(
         py: Python<'_>,
         source: Bound<'_, PyAny>,
-        max_file_bytes: Option<u64>,
-        max_header_bytes: usize,
-        max_header_chars: Option<usize>,
-        numpy_strict: bool,
-        allow_trailing_bytes: bool,
+        limits: Limits,
         max_members: Option<usize>,
         max_total_bytes: Option<u64>,
         max_ratio: Option<u64>,
     ) -> PyResult<NpzFile> {
-        let opts = options(
-            max_file_bytes,
-            max_header_bytes,
-            max_header_chars,
-            numpy_strict,
-            allow_trailing_bytes,
-            max_members,
-            max_total_bytes,
-            max_ratio,
-        );
+        let opts = limits
+            .options()
+            .with_max_npz_members(max_members)
+            .with_max_npz_total_bytes(max_total_bytes)
+            .with_max_npz_ratio(max_ratio);
         let raised = Arc::new(Mutex::new(None));
         let mut opened_path = None;
         let archive = if let Ok(bytes) = source.cast::<PyBytes>() {
@@ -868,23 +769,9 @@ impl RowFile {
     /// Opens `source`: a path (`str`/`PathLike`) or a seekable binary file object (read
     /// from its current position).
     #[new]
-    #[pyo3(signature = (source, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
-    fn new(
-        py: Python<'_>,
-        source: Bound<'_, PyAny>,
-        max_file_bytes: Option<u64>,
-        max_header_bytes: usize,
-        max_header_chars: Option<usize>,
-        numpy_strict: bool,
-        allow_trailing_bytes: bool,
-    ) -> PyResult<RowFile> {
-        let opts = npy_options(
-            max_file_bytes,
-            max_header_bytes,
-            max_header_chars,
-            numpy_strict,
-            allow_trailing_bytes,
-        );
+    #[pyo3(signature = (source, limits))]
+    fn new(py: Python<'_>, source: Bound<'_, PyAny>, limits: Limits) -> PyResult<RowFile> {
+        let opts = limits.options();
         let raised = Arc::new(Mutex::new(None));
         let rows = if source.hasattr("read")? {
             let file = PyFile {
@@ -1005,26 +892,15 @@ impl ArrowDataset {
     /// then lays it out as `layout`; `batch_rows` input rows per record batch (default:
     /// npyguard's, about 8 MiB of values per batch).
     #[new]
-    #[pyo3(signature = (source, layout, batch_rows, max_file_bytes, max_header_bytes, max_header_chars, numpy_strict, allow_trailing_bytes))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (source, layout, batch_rows, limits))]
     fn new(
         py: Python<'_>,
         source: Bound<'_, PyAny>,
         layout: &str,
         batch_rows: Option<usize>,
-        max_file_bytes: Option<u64>,
-        max_header_bytes: usize,
-        max_header_chars: Option<usize>,
-        numpy_strict: bool,
-        allow_trailing_bytes: bool,
+        limits: Limits,
     ) -> PyResult<ArrowDataset> {
-        let opts = npy_options(
-            max_file_bytes,
-            max_header_bytes,
-            max_header_chars,
-            numpy_strict,
-            allow_trailing_bytes,
-        );
+        let opts = limits.options();
         let layout: Layout = layout.parse().py_err(py)?;
         let array = if let Ok(bytes) = source.cast::<PyBytes>() {
             Opened::from_slice(bytes.as_bytes(), &opts).and_then(Opened::read)

@@ -307,7 +307,7 @@ def _memmap(path: str, mode: str, limits: tuple) -> np.memmap:
     with f:
         size = os.fstat(f.fileno()).st_size
         _payload, offset, descr, shape, fortran_order, _v, _n = _native_call(
-            _native.header_stream, f, *limits, size, path=path
+            _native.header_stream, f, limits, size, path=path
         )
         return np.memmap(
             f,
@@ -428,11 +428,11 @@ def load(
             )
         raise TypeError(f"mmap_mode needs a path, not {type(file).__name__}")
     if kind == "path":
-        loaded = _native_call(_native.read_path, src, *limits, path=src, allow_pickle=allow_pickle)
+        loaded = _native_call(_native.read_path, src, limits, path=src, allow_pickle=allow_pickle)
     elif kind == "bytes":
-        loaded = _native_call(_native.read_buffer, src, *limits, allow_pickle=allow_pickle)
+        loaded = _native_call(_native.read_buffer, src, limits, allow_pickle=allow_pickle)
     else:
-        loaded = _native_call(_native.read_stream, src, *limits, allow_pickle=allow_pickle)
+        loaded = _native_call(_native.read_stream, src, limits, allow_pickle=allow_pickle)
     return _array(loaded)
 
 
@@ -457,11 +457,11 @@ def inspect(
     limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
     kind, src = _classify(source)
     if kind == "path":
-        loaded = _native_call(_native.header_path, src, *limits, path=src)
+        loaded = _native_call(_native.header_path, src, limits, path=src)
     elif kind == "bytes":
-        loaded = _native.header_buffer(src, *limits)
+        loaded = _native.header_buffer(src, limits)
     else:
-        loaded = _native.header_stream(src, *limits)
+        loaded = _native.header_stream(src, limits)
     return _header_dict(loaded)
 
 
@@ -483,11 +483,11 @@ def validate(
         limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
         kind, src = _classify(source)
         if kind == "path":
-            _native_call(_native.read_path, src, *limits, path=src)
+            _native_call(_native.read_path, src, limits, path=src)
         elif kind == "bytes":
-            _native.read_buffer(src, *limits)
+            _native.read_buffer(src, limits)
         else:
-            _native.read_stream(src, *limits)
+            _native.read_stream(src, limits)
     except Error as err:
         return err
     return None
@@ -876,7 +876,7 @@ def open(
             allow_trailing_bytes=allow_trailing_bytes, max_members=max_members,
             max_total_bytes=max_total_bytes, max_ratio=max_ratio,
         )
-    native = _native_call(_native.RowFile, src, *limits, path=src if kind == "path" else None)
+    native = _native_call(_native.RowFile, src, limits, path=src if kind == "path" else None)
     return LazyArray(_FileRows(native))
 
 
@@ -907,7 +907,7 @@ def load_npz(
     limits = _limits(max_file_bytes, max_header_bytes, max_header_size, numpy_strict, allow_trailing_bytes)
     kind, src = _classify(source)
     native = _native_call(
-        _native.NpzFile, src, *limits, max_members, max_total_bytes, max_ratio,
+        _native.NpzFile, src, limits, max_members, max_total_bytes, max_ratio,
         path=src if kind == "path" else None,
     )
     return NpzFile(native)
@@ -941,6 +941,6 @@ def to_arrow(
     if kind == "stream":
         raise TypeError("to_arrow takes a path or the file's bytes")
     return _native_call(
-        _native.ArrowDataset, src, layout, batch_rows, *limits,
+        _native.ArrowDataset, src, layout, batch_rows, limits,
         path=src if kind == "path" else None,
     )
