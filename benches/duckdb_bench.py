@@ -176,6 +176,10 @@ def section(gib, runs, rows, base_rss, copies, load=None):
         "| file | query | reader | best s | spread s | file GiB / best s | peak RSS (MiB) |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
+    others = sorted({r["reader"] for r in rows} - {"read_npy", "Parquet"})
+    for label in others:
+        lines[-3:-3] = [f"`{label}`: read_npy from another build of the extension "
+                        "(`--baseline-ext`), timed in the same interleaved rounds.", ""]
     for r in rows:
         lines.append(f"| {r['file']} | {r['query']} | {r['reader']} | {r['best']:.3f} | {r['spread']:.3f} | "
                      f"{r['gibps']:.2f} | {r['rss']:.0f} |")
@@ -217,6 +221,9 @@ def main():
     ap.add_argument("--ext", help="the .duckdb_extension (default: run duckdb-npy/build.sh)")
     ap.add_argument("--bin", type=Path, default=ROOT / "target/release/npyguard")
     ap.add_argument("--splice", type=Path)
+    ap.add_argument("--baseline-ext", help="another build of the extension to time read_npy with, "
+                    "interleaved in the same run (e.g. one that reads with std::fs)")
+    ap.add_argument("--baseline-label", default="read_npy (baseline build)")
     args = ap.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     ext = args.ext or subprocess.run(["bash", str(ROOT / "duckdb-npy/build.sh")], check=True,
@@ -242,15 +249,17 @@ def main():
             exprs[f"sum(c1 + … + c{shape[1]})"] = (f"sum({every})", numpy_sum(npy, all_columns=True))
         for what, (expr, want) in exprs.items():
             queries = {
-                "read_npy": f"SELECT {expr} FROM read_npy('{npy}')",
-                "Parquet": f"SELECT {expr} FROM '{parquet}'",
+                "read_npy": (ext, f"SELECT {expr} FROM read_npy('{npy}')"),
+                "Parquet": (ext, f"SELECT {expr} FROM '{parquet}'"),
             }
+            if args.baseline_ext:
+                queries[args.baseline_label] = (args.baseline_ext, queries["read_npy"][1])
             results = {k: [] for k in queries}
-            run(ext, queries["read_npy"])  # warm the page cache for both files
-            run(ext, queries["Parquet"])
+            run(*queries["read_npy"])  # warm the page cache for both files
+            run(*queries["Parquet"])
             for _ in range(args.runs):
-                for k, q in queries.items():
-                    results[k].append(run(ext, q))
+                for k, (e, q) in queries.items():
+                    results[k].append(run(e, q))
             size_gib = npy.stat().st_size / 2**30
             for k, rs in results.items():
                 for r in rs:
