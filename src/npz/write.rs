@@ -88,10 +88,7 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
                 ErrorKind::InvalidInput,
                 "an array name without NUL, at most 65 531 bytes",
             )
-            .found(format!(
-                "{:?}",
-                name.get(..name.len().min(64)).unwrap_or_default()
-            )));
+            .found(format!("{:?}", name.chars().take(64).collect::<String>())));
         }
         if !seen.insert(name) {
             return Err(Error::unplaced(

@@ -1169,6 +1169,12 @@ fn array_names_may_be_as_long_as_a_zip_name_allows() {
     let too_long = "n".repeat(65_532);
     let e = npz::savez(Cursor::new(Vec::new()), &[(too_long.as_str(), &a)]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    // The error quotes the name's first 64 characters, wherever the 64th byte falls (it
+    // quoted "" when byte 64 was inside a character).
+    let wide = format!("n{}", "é".repeat(40_000));
+    let e = npz::savez(Cursor::new(Vec::new()), &[(wide.as_str(), &a)]).unwrap_err();
+    let quoted = format!("\"n{}\"", "é".repeat(63));
+    assert!(e.to_string().contains(&quoted), "{e}");
 }
 
 // ------------------------------------------------------------------------------------------
