@@ -27,6 +27,7 @@ use arrow_array::{ArrayRef, BinaryArray, StringArray};
 use arrow_buffer::{ArrowNativeType, Buffer, OffsetBuffer, ScalarBuffer};
 
 use crate::data::codec::utf32_text;
+use crate::data::scalar::unpadded;
 use crate::error::Result;
 
 /// A stored unit type as Arrow sees it.
@@ -264,11 +265,7 @@ fn stripped_offsets<T: Copy + PartialEq>(
     offsets.push(0i32);
     for i in 0..n {
         let e = element(units, i, w)?;
-        let end = e
-            .iter()
-            .rposition(|&u| u != pad)
-            .map_or(0, |p| p.saturating_add(1));
-        offsets.push(offset_i32(push(e.get(..end).unwrap_or_default()))?);
+        offsets.push(offset_i32(push(unpadded(e, &pad)))?);
     }
     Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }

@@ -211,8 +211,15 @@ impl Array {
         if rec.itemsize > 0 {
             for (i, chunk) in raw.chunks_exact(rec.itemsize).enumerate() {
                 let end = f.offset.saturating_add(size);
-                let bytes = chunk.get(f.offset..end).unwrap_or_default();
                 let at = (i as u64).saturating_mul(rec.itemsize as u64);
+                let bytes = chunk.get(f.offset..end).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Internal,
+                        at,
+                        "a field inside its record (a validated dtype's invariant)",
+                    )
+                    .found(format!("field {name:?} at bytes {}..{end}", f.offset))
+                })?;
                 data.push_bytes(&f.dtype, bytes, at)?;
             }
         }

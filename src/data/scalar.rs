@@ -94,11 +94,26 @@ fn element<T>(v: &[T], i: usize, per: usize) -> Option<&[T]> {
     v.get(start..start.checked_add(per)?)
 }
 
-/// `s` without its trailing `pad` units.
-fn unpadded<'a, T: PartialEq>(s: &'a [T], pad: &T) -> &'a [T] {
-    let end = s
-        .iter()
-        .rposition(|c| c != pad)
-        .map_or(0, |p| p.saturating_add(1));
-    s.get(..end).unwrap_or_default()
+/// `s` without its trailing `pad` units (NumPy's value of an `S` or `U` element).
+pub(crate) fn unpadded<'a, T: PartialEq>(mut s: &'a [T], pad: &T) -> &'a [T] {
+    while let [rest @ .., last] = s {
+        if last != pad {
+            break;
+        }
+        s = rest;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpadded_strips_only_the_trailing_padding() {
+        assert_eq!(unpadded(b"a\0b\0\0", &0), b"a\0b");
+        assert_eq!(unpadded(b"\0\0", &0), b"");
+        assert_eq!(unpadded(&[0u32, 7, 0], &0), &[0, 7]);
+        assert_eq!(unpadded::<u32>(&[], &0), &[] as &[u32]);
+    }
 }

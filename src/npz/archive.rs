@@ -84,17 +84,20 @@ fn key_index(members: &[Member]) -> Result<Vec<(Box<str>, usize)>> {
         })
         .min_by_key(|&(_, _, later)| later);
     if let Some((key, first, later)) = conflict {
-        let name = |i: usize| members.get(i).map_or("", |o| o.name.as_str());
-        let at = members.get(later).map_or(0, |m| m.header_start);
+        let (Some(first), Some(later)) = (members.get(first), members.get(later)) else {
+            return Err(Error::unplaced(
+                ErrorKind::Internal,
+                "the members at the key index's indices",
+            ));
+        };
         return Err(Error::new(
             ErrorKind::DuplicateMember,
-            at,
+            later.header_start,
             "member names that answer to different keys (a name, and the name without .npy, name one member)",
         )
         .found(format!(
             "members {:?} and {:?} both answer to key {key:?}",
-            name(first),
-            name(later)
+            first.name, later.name
         )));
     }
     index.dedup();
@@ -199,10 +202,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// memory is at most the declared size, which the limits bound.
     pub fn read_raw(&mut self, name: &str) -> Result<(Header, Buffer<u8>)> {
         let index = self.index_of(name)?;
-        let member = self
-            .members
-            .get(index)
-            .ok_or_else(|| Error::unplaced(ErrorKind::Internal, "a member at its index"))?;
+        let member = self.member_at(index)?;
         if let Some(e) = stream::declared_size_error(member, &self.limits(), self.decoded) {
             return Err(e.in_member(&member.name));
         }
@@ -230,7 +230,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// limits, a payload the size does not cover, trailing bytes).
     pub fn header(&mut self, name: &str) -> Result<Header> {
         let index = self.index_of(name)?;
-        let size = self.members.get(index).map_or(0, |m| m.size);
+        let size = self.member_at(index)?.size;
         self.run(index, false, |r, opts| {
             Ok(Opened::new(r, Some(size), opts)?.into_parts().0)
         })
@@ -245,7 +245,7 @@ impl<R: Read + Seek> NpzArchive<R> {
             io::copy(r, &mut io::sink()).map_err(|e| Error::os("cannot read the member", e))?;
             Ok(())
         })?;
-        Ok(self.members.get(index).map_or(0, |m| m.size))
+        Ok(self.member_at(index)?.size)
     }
 
     /// The arrays in archive order, each read (and checked) when the iterator reaches it.
@@ -277,6 +277,15 @@ impl<R: Read + Seek> NpzArchive<R> {
         .found("no such member"))
     }
 
+    /// Member `index`, an index [`index_of`](Self::index_of) gave or below the member count
+    /// (any other is npyguard's bug, reported as [`ErrorKind::Internal`]).
+    pub(super) fn member_at(&self, index: usize) -> Result<&Member> {
+        self.members.get(index).ok_or_else(|| {
+            Error::unplaced(ErrorKind::Internal, "a member at its index")
+                .found(format!("index {index} of {} members", self.members.len()))
+        })
+    }
+
     pub(super) fn limits(&self) -> Limits {
         Limits {
             member: self.opts.max_file_bytes,
@@ -294,12 +303,7 @@ impl<R: Read + Seek> NpzArchive<R> {
         to_end: bool,
         f: impl FnOnce(&mut Guard<'_, R>, &ReadOptions) -> Result<T>,
     ) -> Result<T> {
-        let Some(member) = self.members.get(index).cloned() else {
-            return Err(Error::unplaced(
-                ErrorKind::MemberNotFound,
-                format!("a member at index {index}"),
-            ));
-        };
+        let member = self.member_at(index)?.clone();
         let limits = self.limits();
         let name = member.name.clone();
         let mut guard = Guard::open(&mut self.reader, member, limits)?;

@@ -33,10 +33,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// assert_eq!(view.typed::<f64>().unwrap().to_vec(), [1.5, 2.5]);
     /// ```
     pub fn view<'a>(&self, bytes: &'a [u8], name: &str) -> Result<View<'a>> {
-        let member = self
-            .members
-            .get(self.index_of(name)?)
-            .ok_or_else(|| Error::unplaced(ErrorKind::Internal, "a member at its index"))?;
+        let member = self.member_at(self.index_of(name)?)?;
         if member.compression() != Compression::Stored {
             return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
@@ -84,11 +81,7 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// ```
     pub fn row_chunks(&mut self, name: &str, rows_per_chunk: usize) -> Result<MemberChunks<'_, R>> {
         let index = self.index_of(name)?;
-        let member = self
-            .members
-            .get(index)
-            .cloned()
-            .ok_or_else(|| Error::unplaced(ErrorKind::Internal, "a member at its index"))?;
+        let member = self.member_at(index)?.clone();
         let limits = self.limits();
         let name = member.name().to_string();
         let mut guard = Guard::open(&mut self.reader, member, limits)?;

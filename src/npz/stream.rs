@@ -247,7 +247,12 @@ impl<R: Read> Read for Guard<'_, R> {
                 return Err(self.fail(err));
             }
         };
-        let chunk = buf.get(..n).unwrap_or_default();
+        let Some(chunk) = buf.get(..n) else {
+            // A reader's broken contract: hashing less than it claims would hide it.
+            let err = Error::unplaced(ErrorKind::Internal, "a read of at most the buffer's length")
+                .found(format!("{n} bytes read into {}", buf.len()));
+            return Err(self.fail(err));
+        };
         self.hasher.update(chunk);
         self.decoded = self.decoded.saturating_add(n as u64);
         if n == 0 && !buf.is_empty() {

@@ -8,6 +8,7 @@
 //! directory is followed by the end records, and the end record's comment ends the file.
 
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::num::NonZeroU64;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::npz::member::{Compression, Member};
@@ -18,14 +19,17 @@ const SIG_CENTRAL: [u8; 4] = *b"PK\x01\x02";
 const SIG_END64: [u8; 4] = *b"PK\x06\x06";
 const SIG_LOCATOR64: [u8; 4] = *b"PK\x06\x07";
 const SIG_DESCRIPTOR: [u8; 4] = *b"PK\x07\x08";
-const END_LEN: u64 = 22;
-const LOCATOR64_LEN: u64 = 20;
+const END_LEN: usize = 22;
+const LOCATOR64_LEN: usize = 20;
 const END64_LEN: usize = 56;
 /// The size field of a zip64 end record without extensible data (56 - 12).
 const END64_SIZE_FIELD: u64 = 44;
 const CENTRAL_LEN: usize = 46;
+/// [`CENTRAL_LEN`] as a divisor.
+const CENTRAL_LEN_NONZERO: NonZeroU64 = NonZeroU64::MIN.saturating_add(CENTRAL_LEN as u64 - 1);
 const LOCAL_LEN: usize = 30;
-const MAX_COMMENT: u64 = 0xFFFF;
+/// The end record with the longest comment: how far from the end of the file its search goes.
+const MAX_TAIL: usize = END_LEN + 0xFFFF;
 const SAT32: u32 = 0xFFFF_FFFF;
 const SAT16: u16 = 0xFFFF;
 const FLAG_ENCRYPTED: u16 = 0x0001;
@@ -77,22 +81,60 @@ pub(super) fn format_err(offset: u64, expected: impl Into<String>) -> Error {
     Error::new(ErrorKind::ZipFormat, offset, expected)
 }
 
-fn le16(b: &[u8], at: usize) -> u16 {
-    b.get(at..)
-        .and_then(|s| s.first_chunk::<2>())
-        .map_or(0, |c| u16::from_le_bytes(*c))
-}
+/// A fixed-size zip record (or its fixed part), read whole. Its fields are read at constant
+/// offsets that the compiler checks against the record's size, so no field read can run
+/// short: a record too short for its fields is refused where its bytes are read.
+struct Fixed<const N: usize>([u8; N]);
 
-fn le32(b: &[u8], at: usize) -> u32 {
-    b.get(at..)
-        .and_then(|s| s.first_chunk::<4>())
-        .map_or(0, |c| u32::from_le_bytes(*c))
-}
+impl<const N: usize> Fixed<N> {
+    /// Reads the record at `offset` (where the reader is); running out is a format error.
+    fn read<R: Read>(r: &mut R, offset: u64, what: &str) -> Result<Fixed<N>> {
+        let mut b = [0u8; N];
+        read_exact(r, &mut b, offset, what)?;
+        Ok(Fixed(b))
+    }
 
-fn le64(b: &[u8], at: usize) -> u64 {
-    b.get(at..)
-        .and_then(|s| s.first_chunk::<8>())
-        .map_or(0, |c| u64::from_le_bytes(*c))
+    /// Reads the record at `offset`, seeking there first.
+    fn read_at<R: Read + Seek>(r: &mut R, offset: u64, what: &str) -> Result<Fixed<N>> {
+        seek_to(r, offset, what)?;
+        Fixed::read(r, offset, what)
+    }
+
+    /// The `W` bytes at `AT` (a build error when they are not inside the record).
+    fn bytes<const AT: usize, const W: usize>(&self) -> [u8; W] {
+        const {
+            assert!(
+                matches!(AT.checked_add(W), Some(end) if end <= N),
+                "a field inside its record"
+            );
+        }
+        let mut out = [0u8; W];
+        for (o, b) in out.iter_mut().zip(self.0.iter().skip(AT)) {
+            *o = *b;
+        }
+        out
+    }
+
+    /// The signature, the first four bytes of every record.
+    fn signature(&self) -> [u8; 4] {
+        self.bytes::<0, 4>()
+    }
+
+    fn u8<const AT: usize>(&self) -> u8 {
+        u8::from_le_bytes(self.bytes::<AT, 1>())
+    }
+
+    fn u16<const AT: usize>(&self) -> u16 {
+        u16::from_le_bytes(self.bytes::<AT, 2>())
+    }
+
+    fn u32<const AT: usize>(&self) -> u32 {
+        u32::from_le_bytes(self.bytes::<AT, 4>())
+    }
+
+    fn u64<const AT: usize>(&self) -> u64 {
+        u64::from_le_bytes(self.bytes::<AT, 8>())
+    }
 }
 
 /// `a + b`, or a format error at `offset` when it overflows.
@@ -161,17 +203,17 @@ pub(super) fn find_end<R: Read + Seek>(r: &mut R, len: u64) -> Result<EndRecord>
 /// The classic end record: the last `PK\x05\x06` in the file's last 65 557 bytes (where
 /// Python's zipfile looks), whose comment must end the file exactly.
 fn classic_end<R: Read + Seek>(r: &mut R, len: u64) -> Result<EndRecord> {
-    if len < END_LEN {
+    if len < END_LEN as u64 {
         return Err(
             format_err(0, "a zip archive (at least the 22-byte end record)")
                 .found(format!("{len} bytes")),
         );
     }
-    let tail_len = len.min(END_LEN.saturating_add(MAX_COMMENT));
-    let tail_start = len.saturating_sub(tail_len);
-    let mut tail = vec![0u8; usize::try_from(tail_len).unwrap_or(0)];
+    let tail_len = usize::try_from(len).map_or(MAX_TAIL, |l| l.min(MAX_TAIL));
+    let tail_start = len.saturating_sub(tail_len as u64);
+    let mut tail = vec![0u8; tail_len];
     read_at(r, tail_start, &mut tail, "the end of the archive")?;
-    let Some(pos) = tail.windows(4).rposition(|w| w == SIG_END) else {
+    let Some((pos, rest)) = last_signature(&tail, SIG_END) else {
         return Err(format_err(
             len,
             "an end-of-central-directory record (PK\\x05\\x06) in the last 65 557 bytes",
@@ -179,21 +221,26 @@ fn classic_end<R: Read + Seek>(r: &mut R, len: u64) -> Result<EndRecord> {
         .found("none"));
     };
     let offset = tail_start.saturating_add(pos as u64);
-    let rec = tail.get(pos..).unwrap_or_default();
-    let comment = u64::from(le16(rec, 20));
-    if (rec.len() as u64) < END_LEN || offset.saturating_add(END_LEN).saturating_add(comment) != len
-    {
+    let whole = rest.first_chunk::<END_LEN>().map(|b| Fixed(*b));
+    let comment = whole.as_ref().map(|rec| u64::from(rec.u16::<20>()));
+    let ends_file = |c: u64| offset.saturating_add(END_LEN as u64).saturating_add(c) == len;
+    let Some(rec) = whole.filter(|_| comment.is_some_and(ends_file)) else {
+        let declared = comment.map_or_else(String::new, |c| format!(" with a {c}-byte comment"));
         return Err(format_err(
             offset,
             "an end record whose comment ends the file (the last PK\\x05\\x06)",
         )
         .found(format!(
-            "a record of {} bytes before the end with a {comment}-byte comment",
-            rec.len()
+            "a record of {} bytes before the end{declared}",
+            rest.len()
         )));
-    }
-    let (disk, cd_disk, disk_entries, entries) =
-        (le16(rec, 4), le16(rec, 6), le16(rec, 8), le16(rec, 10));
+    };
+    let (disk, cd_disk, disk_entries, entries) = (
+        rec.u16::<4>(),
+        rec.u16::<6>(),
+        rec.u16::<8>(),
+        rec.u16::<10>(),
+    );
     if disk != 0 || cd_disk != 0 || disk_entries != entries {
         return Err(format_err(offset, "a single-disk archive")
             .found(format!("disk {disk}, directory on disk {cd_disk}")));
@@ -201,9 +248,19 @@ fn classic_end<R: Read + Seek>(r: &mut R, len: u64) -> Result<EndRecord> {
     Ok(EndRecord {
         offset,
         entries: u64::from(entries),
-        cd_offset: u64::from(le32(rec, 16)),
-        cd_size: u64::from(le32(rec, 12)),
+        cd_offset: u64::from(rec.u32::<16>()),
+        cd_size: u64::from(rec.u32::<12>()),
         cd_end: offset,
+    })
+}
+
+/// The last occurrence of `sig` in `bytes`: its position and the bytes from there on.
+fn last_signature(bytes: &[u8], sig: [u8; 4]) -> Option<(usize, &[u8])> {
+    (0..bytes.len()).rev().find_map(|pos| {
+        bytes
+            .get(pos..)
+            .filter(|rest| rest.starts_with(&sig))
+            .map(|rest| (pos, rest))
     })
 }
 
@@ -212,15 +269,14 @@ fn classic_end<R: Read + Seek>(r: &mut R, len: u64) -> Result<EndRecord> {
 /// locator must point exactly there and the record must have no extensible data: then
 /// every reader finds the same record.
 fn zip64_end<R: Read + Seek>(r: &mut R, end: &mut EndRecord) -> Result<()> {
-    let Some(loc_at) = end.offset.checked_sub(LOCATOR64_LEN) else {
+    let Some(loc_at) = end.offset.checked_sub(LOCATOR64_LEN as u64) else {
         return Ok(());
     };
-    let mut loc = [0u8; LOCATOR64_LEN as usize];
-    read_at(r, loc_at, &mut loc, "a zip64 end-record locator")?;
-    if loc.get(..4) != Some(&SIG_LOCATOR64[..]) {
+    let loc = Fixed::<LOCATOR64_LEN>::read_at(r, loc_at, "a zip64 end-record locator")?;
+    if loc.signature() != SIG_LOCATOR64 {
         return Ok(());
     }
-    let (e64_disk, e64_at, disks) = (le32(&loc, 4), le64(&loc, 8), le32(&loc, 16));
+    let (e64_disk, e64_at, disks) = (loc.u32::<4>(), loc.u64::<8>(), loc.u32::<16>());
     if e64_disk != 0 || disks > 1 {
         return Err(format_err(loc_at, "a single-disk archive (zip64 locator)")
             .found(format!("{disks} disks")));
@@ -228,29 +284,25 @@ fn zip64_end<R: Read + Seek>(r: &mut R, end: &mut EndRecord) -> Result<()> {
     let expected_at = loc_at.checked_sub(END64_LEN as u64).ok_or_else(|| {
         format_err(loc_at, "a zip64 end record before its locator").found("the start of the file")
     })?;
-    let mut e64 = [0u8; END64_LEN];
-    read_at(r, expected_at, &mut e64, "a zip64 end record")?;
-    if e64.get(..4) != Some(&SIG_END64[..])
-        || e64_at != expected_at
-        || le64(&e64, 4) != END64_SIZE_FIELD
-    {
+    let e64 = Fixed::<END64_LEN>::read_at(r, expected_at, "a zip64 end record")?;
+    if e64.signature() != SIG_END64 || e64_at != expected_at || e64.u64::<4>() != END64_SIZE_FIELD {
         return Err(format_err(
             expected_at,
             "a 56-byte zip64 end record (PK\\x06\\x06, no extensible data) right before its locator, where the locator points",
         )
         .found(format!(
             "{:02x?} of size field {} there, the locator pointing at byte {e64_at}",
-            e64.get(..4).unwrap_or_default(),
-            le64(&e64, 4)
+            e64.signature(),
+            e64.u64::<4>()
         )));
     }
     let (d, cd_d, n_d, n, size, at) = (
-        le32(&e64, 16),
-        le32(&e64, 20),
-        le64(&e64, 24),
-        le64(&e64, 32),
-        le64(&e64, 40),
-        le64(&e64, 48),
+        e64.u32::<16>(),
+        e64.u32::<20>(),
+        e64.u64::<24>(),
+        e64.u64::<32>(),
+        e64.u64::<40>(),
+        e64.u64::<48>(),
     );
     if d != 0 || cd_d != 0 || n_d != n {
         return Err(
@@ -283,11 +335,7 @@ pub(super) fn read_central<R: Read + Seek>(r: &mut R, end: &EndRecord) -> Result
     seek_to(r, end.cd_offset, "the central directory")?;
     let mut br = BufReader::new((&mut *r).take(end.cd_size));
     // Every entry takes at least 46 bytes, so the directory's size bounds the count.
-    let most = end
-        .cd_size
-        .checked_div(CENTRAL_LEN as u64)
-        .unwrap_or(0)
-        .min(end.entries);
+    let most = (end.cd_size / CENTRAL_LEN_NONZERO).min(end.entries);
     let mut out = Vec::with_capacity(usize::try_from(most).unwrap_or(0));
     let mut at = end.cd_offset;
     for _ in 0..end.entries {
@@ -312,23 +360,23 @@ pub(super) fn read_central<R: Read + Seek>(r: &mut R, end: &EndRecord) -> Result
 /// One central-directory entry at `at`, and its length.
 fn central_entry<R: Read>(br: &mut R, at: u64) -> Result<(Central, u64)> {
     let within = "a central-directory entry within the directory's declared size";
-    let mut fixed = [0u8; CENTRAL_LEN];
-    read_exact(br, &mut fixed, at, within)?;
-    if fixed.get(..4) != Some(&SIG_CENTRAL[..]) {
+    let fixed = Fixed::<CENTRAL_LEN>::read(br, at, within)?;
+    if fixed.signature() != SIG_CENTRAL {
         return Err(format_err(at, "a central-directory entry (PK\\x01\\x02)")
-            .found(format!("{:02x?}", fixed.get(..4).unwrap_or_default())));
+            .found(format!("{:02x?}", fixed.signature())));
     }
-    let (name_len, extra_len, comment_len) = (le16(&fixed, 28), le16(&fixed, 30), le16(&fixed, 32));
+    let (name_len, extra_len, comment_len) =
+        (fixed.u16::<28>(), fixed.u16::<30>(), fixed.u16::<32>());
     let raw_name = read_vec(br, name_len, at, within)?;
     let extra = read_vec(br, extra_len, at, within)?;
     read_vec(br, comment_len, at, within)?;
     let fields = extra_fields(&extra, at)?;
     let mut z64 = zip64_field(&fields, at)?.unwrap_or_default();
     // Per APPNOTE 4.5.3 (and Python's zipfile): only saturated values are in the zip64 field, in this order.
-    let size = widen32(le32(&fixed, 24), &mut z64, at, "uncompressed size")?;
-    let compressed_size = widen32(le32(&fixed, 20), &mut z64, at, "compressed size")?;
-    let header_start = widen32(le32(&fixed, 42), &mut z64, at, "local header offset")?;
-    let disk = le16(&fixed, 34);
+    let size = widen32(fixed.u32::<24>(), &mut z64, at, "uncompressed size")?;
+    let compressed_size = widen32(fixed.u32::<20>(), &mut z64, at, "compressed size")?;
+    let header_start = widen32(fixed.u32::<42>(), &mut z64, at, "local header offset")?;
+    let disk = fixed.u16::<34>();
     let disk = if disk == SAT16 {
         let Some((d, _)) = z64.split_first_chunk::<4>() else {
             return Err(
@@ -346,10 +394,10 @@ fn central_entry<R: Read>(br: &mut R, at: u64) -> Result<(Central, u64)> {
     let entry = Central {
         at,
         raw_name,
-        flags: le16(&fixed, 8),
-        method: le16(&fixed, 10),
-        extract_version: fixed.get(6).copied().unwrap_or(0),
-        crc32: le32(&fixed, 16),
+        flags: fixed.u16::<8>(),
+        method: fixed.u16::<10>(),
+        extract_version: fixed.u8::<6>(),
+        crc32: fixed.u32::<16>(),
         compressed_size,
         size,
         header_start,
@@ -466,17 +514,16 @@ fn check_entry(c: &Central) -> Result<Compression> {
 /// the member's data starts.
 fn check_local<R: Read + Seek>(r: &mut R, c: &Central) -> Result<u64> {
     let at = c.header_start;
-    let mut fixed = [0u8; LOCAL_LEN];
-    read_at(r, at, &mut fixed, "a local header")?;
-    if fixed.get(..4) != Some(&SIG_LOCAL[..]) {
+    let fixed = Fixed::<LOCAL_LEN>::read_at(r, at, "a local header")?;
+    if fixed.signature() != SIG_LOCAL {
         return Err(format_err(
             at,
             "a local header (PK\\x03\\x04) where the central directory points",
         )
-        .found(format!("{:02x?}", fixed.get(..4).unwrap_or_default())));
+        .found(format!("{:02x?}", fixed.signature())));
     }
-    let (flags, method, crc32) = (le16(&fixed, 6), le16(&fixed, 8), le32(&fixed, 14));
-    let (name_len, extra_len) = (le16(&fixed, 26), le16(&fixed, 28));
+    let (flags, method, crc32) = (fixed.u16::<6>(), fixed.u16::<8>(), fixed.u32::<14>());
+    let (name_len, extra_len) = (fixed.u16::<26>(), fixed.u16::<28>());
     let name = read_vec(r, name_len, at, "a local header's name")?;
     let extra = read_vec(r, extra_len, at, "a local header's extra fields")?;
     let mismatch = |what: &str, found: String| {
@@ -514,8 +561,8 @@ fn check_local<R: Read + Seek>(r: &mut R, c: &Central) -> Result<u64> {
     if flags & FLAG_DESCRIPTOR == 0 {
         let fields = extra_fields(&extra, at)?;
         let mut z64 = zip64_field(&fields, at)?.unwrap_or_default();
-        let size = widen32(le32(&fixed, 22), &mut z64, at, "uncompressed size")?;
-        let compressed = widen32(le32(&fixed, 18), &mut z64, at, "compressed size")?;
+        let size = widen32(fixed.u32::<22>(), &mut z64, at, "uncompressed size")?;
+        let compressed = widen32(fixed.u32::<18>(), &mut z64, at, "compressed size")?;
         if (crc32, compressed, size) != (c.crc32, c.compressed_size, c.size) {
             return Err(mismatch(
                 "CRC and sizes",
@@ -591,26 +638,24 @@ fn check_descriptor<R: Read + Seek>(r: &mut R, c: &Central, at: u64, next: u64) 
             ))
         }
     };
-    let mut buf = [0u8; 24];
-    let data = buf
-        .get_mut(..usize::try_from(gap).unwrap_or(0))
-        .unwrap_or_default();
-    read_at(r, at, data, "a data descriptor")?;
-    let body = if signed {
-        match data.strip_prefix(&SIG_DESCRIPTOR[..]) {
-            Some(b) => b,
-            None => return Err(descriptor_error(c, at, &format!("{:02x?}", data))),
+    let what = "a data descriptor";
+    seek_to(r, at, what)?;
+    if signed {
+        let sig = Fixed::<4>::read(r, at, what)?;
+        if sig.signature() != SIG_DESCRIPTOR {
+            return Err(descriptor_error(c, at, &format!("{:02x?}", sig.0)));
         }
+    }
+    let (crc32, sizes, body) = if wide {
+        let b = Fixed::<20>::read(r, at, what)?;
+        (b.u32::<0>(), (b.u64::<4>(), b.u64::<12>()), b.0.to_vec())
     } else {
-        &*data
+        let b = Fixed::<12>::read(r, at, what)?;
+        let sizes = (u64::from(b.u32::<4>()), u64::from(b.u32::<8>()));
+        (b.u32::<0>(), sizes, b.0.to_vec())
     };
-    let sizes = if wide {
-        (le64(body, 4), le64(body, 12))
-    } else {
-        (u64::from(le32(body, 4)), u64::from(le32(body, 8)))
-    };
-    if le32(body, 0) != c.crc32 || sizes != (c.compressed_size, c.size) {
-        return Err(descriptor_error(c, at, &format!("{:02x?}", body)));
+    if crc32 != c.crc32 || sizes != (c.compressed_size, c.size) {
+        return Err(descriptor_error(c, at, &format!("{body:02x?}")));
     }
     Ok(())
 }
@@ -627,16 +672,17 @@ fn descriptor_error(c: &Central, at: u64, found: &str) -> Error {
 fn extra_fields(extra: &[u8], offset: u64) -> Result<Vec<(u16, &[u8])>> {
     let mut out = Vec::new();
     let mut rest = extra;
-    while rest.len() >= 4 {
-        let (id, len) = (le16(rest, 0), usize::from(le16(rest, 2)));
-        let Some(data) = rest.get(4..).and_then(|r| r.get(..len)) else {
+    while let Some((head, after)) = rest.split_first_chunk::<4>() {
+        let head = Fixed(*head);
+        let (id, len) = (head.u16::<0>(), usize::from(head.u16::<2>()));
+        let Some((data, next)) = after.split_at_checked(len) else {
             return Err(
                 format_err(offset, "extra fields within their declared length")
                     .found(format!("field {id:#06x}")),
             );
         };
         out.push((id, data));
-        rest = rest.get(len.saturating_add(4)..).unwrap_or_default();
+        rest = next;
     }
     Ok(out)
 }
@@ -695,5 +741,30 @@ mod tests {
             assert_eq!(e.kind(), ErrorKind::ZipFormat);
         }
         assert!(seek_to(&mut r, (1 << 63) - 1, "x").is_ok());
+    }
+
+    /// Fields are read little-endian at their offsets; an end record cut short by the end
+    /// of the file is refused at its signature with its length, and extra fields are split
+    /// at their declared lengths (a field running past the end is refused, up to 3 trailing
+    /// bytes are ignored, as Python does).
+    #[test]
+    fn records_read_their_fields_and_short_ones_are_refused() {
+        let rec = Fixed([1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(rec.signature(), [1, 2, 3, 4]);
+        assert_eq!(rec.u8::<9>(), 10);
+        assert_eq!(rec.u16::<1>(), 0x0302);
+        assert_eq!(rec.u32::<6>(), 0x0a09_0807);
+        assert_eq!(rec.u64::<2>(), 0x0a09_0807_0605_0403);
+
+        let mut bytes = vec![0u8; 30];
+        bytes[18..22].copy_from_slice(&SIG_END);
+        let e = classic_end(&mut Cursor::new(&bytes), 30).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::ZipFormat, Some(18)));
+        assert!(e.to_string().contains("a record of 12 bytes"), "{e}");
+
+        let fields = extra_fields(&[1, 0, 2, 0, 7, 8, 9, 0, 0, 0, 5, 6, 7], 0).unwrap();
+        assert_eq!(fields, vec![(1u16, &[7u8, 8][..]), (9, &[][..])]);
+        let e = extra_fields(&[1, 0, 3, 0, 7, 8], 40).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::ZipFormat, Some(40)));
     }
 }

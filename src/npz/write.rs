@@ -88,10 +88,7 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
                 ErrorKind::InvalidInput,
                 "an array name without NUL, at most 65 531 bytes",
             )
-            .found(format!(
-                "{:?}",
-                name.get(..name.len().min(64)).unwrap_or_default()
-            )));
+            .found(format!("{:?}", name.chars().take(64).collect::<String>())));
         }
         if !seen.insert(name) {
             return Err(Error::unplaced(
@@ -118,15 +115,23 @@ fn write_npz<W: Write + Seek, S: AsRef<str>>(
         .map_err(|e| write_error(e, "(central directory)"))
 }
 
-/// The archive's storage, which refuses every operation after one has failed (other than
+/// The archive's storage, which passes nothing on after an operation has failed (other than
 /// by `Interrupted`).
 ///
-/// When a write fails, the `zip` writer is dropped unfinished and its `Drop` tries to finish
-/// the archive: it would write a central directory after the torn member and, with debug
-/// assertions, panic on its own size check (`file_end >= start`). Refusing everything after
-/// the first failure writes nothing more and makes that drop end at its first I/O call.
+/// When a write fails, [`write_npz`] returns the error and drops the `zip` writer unfinished.
+/// Its `Drop` finishes the archive anyway and, when that fails, prints "ZipWriter drop
+/// failed" to stderr; its size checks (debug assertions such as `file_end >= start`) panic
+/// when the positions it reads go backwards. So after the first failure this storage only
+/// pretends, as an append-only sink: writes are counted, not written, and every seek lands
+/// at the end, past every position the `zip` writer has seen. Whatever state the failure
+/// left the `zip` writer in, its drop then finishes into nothing, without an error to print
+/// or a check to trip, and the caller's writer sees no call after the one that failed.
 struct Halting<W> {
     inner: W,
+    /// Where the writer is, as far as the `zip` writer has learnt (0 before any seek).
+    pos: u64,
+    /// The furthest position reached (the end of the pretended stream after a failure).
+    end: u64,
     failed: bool,
 }
 
@@ -134,31 +139,52 @@ impl<W> Halting<W> {
     fn new(inner: W) -> Halting<W> {
         Halting {
             inner,
+            pos: 0,
+            end: 0,
             failed: false,
         }
     }
 
-    fn guard<T>(&mut self, op: impl FnOnce(&mut W) -> io::Result<T>) -> io::Result<T> {
+    /// Runs `op` on the writer and moves to the position `to` gives for its result; after a
+    /// failure, `pretend` answers instead.
+    fn guard<T: Copy>(
+        &mut self,
+        op: impl FnOnce(&mut W) -> io::Result<T>,
+        to: impl FnOnce(u64, T) -> u64,
+        pretend: impl FnOnce(&mut u64) -> T,
+    ) -> io::Result<T> {
         if self.failed {
-            return Err(io::Error::other("an earlier write to the archive failed"));
+            return Ok(pretend(&mut self.end));
         }
         // An interrupted call is retried by `write_all` and leaves nothing torn.
-        op(&mut self.inner).inspect_err(|e| self.failed = e.kind() != io::ErrorKind::Interrupted)
+        let done = op(&mut self.inner)
+            .inspect_err(|e| self.failed = e.kind() != io::ErrorKind::Interrupted)?;
+        self.pos = to(self.pos, done);
+        self.end = self.end.max(self.pos);
+        Ok(done)
     }
 }
 
 impl<W: Write> Write for Halting<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.guard(|w| w.write(buf))
+        let len = buf.len();
+        self.guard(
+            |w| w.write(buf),
+            |pos, n| pos.saturating_add(n as u64),
+            |end| {
+                *end = end.saturating_add(len as u64);
+                len
+            },
+        )
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.guard(|w| w.flush())
+        self.guard(|w| w.flush(), |pos, ()| pos, |_| ())
     }
 }
 
 impl<W: Seek> Seek for Halting<W> {
     fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
-        self.guard(|w| w.seek(pos))
+        self.guard(|w| w.seek(pos), |_, to| to, |end| *end)
     }
 }
 

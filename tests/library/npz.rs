@@ -1169,6 +1169,12 @@ fn array_names_may_be_as_long_as_a_zip_name_allows() {
     let too_long = "n".repeat(65_532);
     let e = npz::savez(Cursor::new(Vec::new()), &[(too_long.as_str(), &a)]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    // The error quotes the name's first 64 characters, wherever the 64th byte falls (it
+    // quoted "" when byte 64 was inside a character).
+    let wide = format!("n{}", "é".repeat(40_000));
+    let e = npz::savez(Cursor::new(Vec::new()), &[(wide.as_str(), &a)]).unwrap_err();
+    let quoted = format!("\"n{}\"", "é".repeat(63));
+    assert!(e.to_string().contains(&quoted), "{e}");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1583,6 +1589,11 @@ struct TestDisk {
     room: usize,
     interrupt: bool,
     calls: usize,
+    /// Whether a write was refused.
+    full: bool,
+    /// Calls (writes, flushes, seeks) after the first refused write, shared with the test
+    /// (which no longer has the disk once the writer is dropped).
+    late: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 impl TestDisk {
@@ -1592,6 +1603,8 @@ impl TestDisk {
             room,
             interrupt,
             calls: 0,
+            full: false,
+            late: Default::default(),
         }
     }
 }
@@ -1602,18 +1615,31 @@ impl Write for TestDisk {
         if self.interrupt && self.calls % 2 == 1 {
             return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
         }
+        self.count_late();
         if self.inner.get_ref().len() + buf.len() > self.room {
+            self.full = true;
             return Err(std::io::Error::new(std::io::ErrorKind::Other, "disk full"));
         }
         self.inner.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        self.count_late();
         Ok(())
+    }
+}
+
+impl TestDisk {
+    /// Counts a call made after a write was refused.
+    fn count_late(&self) {
+        if self.full {
+            self.late.set(self.late.get() + 1);
+        }
     }
 }
 
 impl std::io::Seek for TestDisk {
     fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.count_late();
         self.inner.seek(pos)
     }
 }
@@ -1632,8 +1658,11 @@ fn savez_reports_a_failing_writer_with_the_member() {
     let mut places = std::collections::BTreeSet::new();
     for room in (0..full).step_by(23) {
         let disk = TestDisk::new(room, false);
+        let late = disk.late.clone();
         let e = npz::savez(disk, &[("first", &a), ("second", &a)]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Io, "room {room}: {e}");
+        // The unfinished zip writer's drop (which finishes the archive) reaches nothing.
+        assert_eq!(late.get(), 0, "room {room}: calls after the failure");
         let text = e.to_string();
         let place = ["first.npy", "second.npy", "(central directory)"]
             .into_iter()
@@ -1646,6 +1675,47 @@ fn savez_reports_a_failing_writer_with_the_member() {
         3,
         "failures at every stage were seen: {places:?}"
     );
+}
+
+/// Deflated members fail the same way: an `Io` error, and nothing reaches the writer after
+/// the call that failed (the deflater's and the zip writer's drops included).
+#[test]
+fn savez_compressed_stops_at_a_failing_writer() {
+    let a = NpyArray::from_vec((0..4096u32).map(|x| x % 7).collect(), vec![4096])
+        .unwrap()
+        .to_array();
+    let arrays = [("first", &a), ("second", &a)];
+    let full = npz::savez_compressed(Cursor::new(Vec::new()), &arrays)
+        .unwrap()
+        .into_inner()
+        .len();
+    for room in (0..full).step_by(11) {
+        let disk = TestDisk::new(room, false);
+        let late = disk.late.clone();
+        let e = npz::savez_compressed(disk, &arrays).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Io, "room {room}: {e}");
+        assert_eq!(late.get(), 0, "room {room}: calls after the failure");
+    }
+}
+
+/// The two tests above print nothing: the `zip` writer's drop after a failure, which
+/// finishes the archive, neither fails (printing "ZipWriter drop failed" to stderr, past any
+/// capture) nor panics. They run again in a child process whose stderr is read.
+#[test]
+fn a_failing_savez_prints_nothing() {
+    for name in [
+        "npz::savez_reports_a_failing_writer_with_the_member",
+        "npz::savez_compressed_stops_at_a_failing_writer",
+    ] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: {stdout}");
+        assert!(stdout.contains("1 passed"), "{name} ran: {stdout}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{name}'s stderr");
+    }
 }
 
 #[test]

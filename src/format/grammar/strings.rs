@@ -29,8 +29,8 @@ pub(crate) fn string<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
         // A run of plain ASCII characters is copied in one step.
         let (rest, run) =
             take_while(|b: u8| plain_ascii(b) && b != quote && b != b'\\').parse(i)?;
-        // `run` is ASCII, hence valid UTF-8.
-        out.push_str(core::str::from_utf8(run.bytes()).unwrap_or_default());
+        // `run` is ASCII: each byte is its character.
+        out.extend(run.bytes().iter().copied().map(char::from));
         i = rest;
         let (rest, c) = match i.peek() {
             Some(b) if b == quote => return Ok((i.skip(1), out)),
@@ -141,21 +141,20 @@ pub(crate) fn escape(i: Cursor<'_>) -> PResult<'_, char> {
 /// The character named by the `digits` hexadecimal digits at `hex` (`escape` is the
 /// escape letter's position, for the error of a non-scalar value).
 fn hex_scalar<'a>(escape: Cursor<'a>, hex: Cursor<'a>, digits: usize) -> PResult<'a, char> {
-    let Some(text) = hex
-        .bytes()
-        .get(..digits)
-        .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-    else {
+    // The digits are checked and read in one step (`to_digit(16)` takes exactly the ASCII
+    // hexadecimal digits).
+    let code = hex.bytes().get(..digits).and_then(|text| {
+        text.iter().try_fold(0u32, |acc, &h| {
+            Some(acc.wrapping_shl(4) | char::from(h).to_digit(16)?)
+        })
+    });
+    let Some(code) = code else {
         return fail(
             hex,
             ErrorKind::HeaderSyntax,
             "hexadecimal digits of the escape",
         );
     };
-    let code = text.iter().fold(0u32, |acc, &h| {
-        let d = char::from(h).to_digit(16).unwrap_or(0);
-        acc.wrapping_shl(4) | d
-    });
     match char::from_u32(code) {
         Some(c) => Ok((hex.skip(digits), c)),
         None => fail(
