@@ -105,7 +105,7 @@ mod options; // ReadOptions
 
 mod format; // preamble, grammar, literal AST, dtype, header, Python repr
 
-mod data; // the table of dtype families, codec, scalar, Element, Array, layout
+mod data; // the table of dtype families, codec, scalar, Element, Array, layout, table geometry
 
 mod io; // payload decoder, readers, writers, appender
 
@@ -136,6 +136,7 @@ pub use data::array::{Array, NpyArray};
 pub use data::buffer::Buffer;
 pub use data::element::Element;
 pub use data::storage::ArrayData;
+pub use data::table::{Table, INT16_MAX_COLUMNS};
 // Reading.
 pub use io::checks::check_length;
 pub use io::decode::PayloadDecoder;

@@ -107,7 +107,7 @@ use std::sync::{Mutex, OnceLock};
 
 use duckdb::core::{DataChunkHandle, Inserter, LogicalTypeHandle, LogicalTypeId};
 use duckdb::vtab::{BindInfo, InitInfo, TableFunctionInfo, VTab};
-use npyguard::{Array, ArrayData, ReadOptions};
+use npyguard::{Array, ArrayData, ReadOptions, Table};
 
 use crate::dfs::DuckFs;
 use crate::source::{file_error, Chunk, Rows, Shape};
@@ -332,29 +332,29 @@ fn columns(
     let kind = shape.kind;
     let mut cols = match layout {
         Layout::Columns => {
-            if shape.cols == 0 {
+            if shape.cols() == 0 {
                 return Err(format!(
                     "rows of at least one element for the columns layout, found rows of shape {:?}",
-                    shape.trailing
+                    shape.trailing()
                 ));
             }
-            if shape.cols > MAX_COLUMNS {
+            if shape.cols() > MAX_COLUMNS {
                 return Err(format!(
                     "at most {MAX_COLUMNS} columns for the columns layout (use layout := 'rowlists' \
                      or 'nonzeros'), found rows of {} elements",
-                    shape.cols
+                    shape.cols()
                 ));
             }
-            (1..=shape.cols)
+            (1..=shape.cols())
                 .map(|i| (format!("c{i}"), SqlType::Scalar(kind)))
                 .collect()
         }
         Layout::RowLists => {
-            if shape.trailing.is_empty() || shape.cols == 0 || shape.cols > MAX_ARRAY_SIZE {
+            if shape.trailing().is_empty() || shape.cols() == 0 || shape.cols() > MAX_ARRAY_SIZE {
                 return Err(format!(
                     "an array of 2 or more dimensions with 1 to {MAX_ARRAY_SIZE} elements per row \
                      (DuckDB's largest ARRAY) for the rowlists layout, found rows of shape {:?}",
-                    shape.trailing
+                    shape.trailing()
                 ));
             }
             if matches!(kind, Kind::C64 | Kind::C128) {
@@ -362,7 +362,7 @@ fn columns(
                     "rowlists of complex numbers are not supported: use layout := 'columns'".into(),
                 );
             }
-            vec![("c1".to_string(), SqlType::Array(kind, shape.cols))]
+            vec![("c1".to_string(), SqlType::Array(kind, shape.cols()))]
         }
         Layout::NonZeros => {
             if !kind.has_zero() {
@@ -373,7 +373,7 @@ fn columns(
             }
             vec![
                 ("row_no".to_string(), SqlType::Bigint),
-                ("col_no".to_string(), col_no_type(shape.cols)),
+                ("col_no".to_string(), col_no_type(&shape.table)),
                 ("val".to_string(), SqlType::Scalar(kind)),
             ]
         }
@@ -451,7 +451,7 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
     let mut shapes = Vec::new();
     let mut rows_total: u64 = 0;
     let mut rows = Vec::new();
-    let mut first_row_bytes: Option<usize> = None;
+    let mut first_table: Option<Table> = None;
     let first_path = match &inputs {
         Inputs::Files(files) => files.first().cloned().unwrap_or_default(),
         Inputs::Npz { path, .. } => path.clone(),
@@ -465,8 +465,8 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
                 shapes.push(shape.clone());
                 rows_total = rows_total.saturating_add(reader.num_rows() as u64);
                 rows.push(reader.num_rows());
-                if first_row_bytes.is_none() {
-                    first_row_bytes = Some(source::row_bytes(reader.header()));
+                if first_table.is_none() {
+                    first_table = Some(shape.table.clone());
                 }
                 match &mut first {
                     None => first = Some((path.clone(), shape)),
@@ -474,9 +474,8 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
                         // c1 … cN by name: the widest file's columns; narrower files' rows
                         // have NULL in the columns they lack.
                         let _ = p0;
-                        if shape.cols > s0.cols {
-                            s0.cols = shape.cols;
-                            s0.trailing = vec![shape.cols];
+                        if shape.cols() > s0.cols() {
+                            *s0 = shape;
                         }
                     }
                     Some((p0, s0)) if union => {
@@ -499,10 +498,10 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
                                  shape ({} {:?}, from {}), found {} {:?} (union_by_name := true \
                                  reads files of different widths)",
                             s0.kind.sql(),
-                            s0.trailing,
+                            s0.trailing(),
                             p0.display(),
                             shape.kind.sql(),
-                            shape.trailing
+                            shape.trailing()
                         ),
                         ))
                     }
@@ -516,12 +515,10 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
             let header = archive
                 .header(member)
                 .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
-            rows.push(header.shape().first().copied().unwrap_or(1));
-            rows_total = rows.iter().sum::<usize>() as u64;
-            let row_bytes = source::row_bytes(&header);
-            first_row_bytes = Some(row_bytes);
             let shape = Shape::of(&header, counts)
                 .map_err(|e| file_error(path, format!("member {member:?}: {e}")))?;
+            rows.push(shape.table.rows());
+            rows_total = rows.iter().sum::<usize>() as u64;
             shapes.push(shape.clone());
             shape
         }
@@ -537,7 +534,7 @@ fn bind_inputs(bind: &BindInfo, fs: DuckFs, inputs: Inputs) -> Result<Bind, Stri
     let unit_rows = match inputs {
         // An npz member is one stream: one unit.
         Inputs::Npz { .. } => rows.iter().copied().max().unwrap_or(1).max(1),
-        Inputs::Files(_) => (UNIT_BYTES / first_row_bytes.unwrap_or(1).max(1)).max(1),
+        Inputs::Files(_) => first_table.map_or(1, |t| t.rows_within(UNIT_BYTES)),
     };
     Ok(Bind {
         fs,
@@ -572,7 +569,7 @@ impl Bind {
     /// the columns layout (a Fortran-order file reads only those columns' bytes) and for
     /// `count(*)` (no column: no payload byte is read).
     fn wanted(&self, projection: &[u64]) -> Option<Vec<usize>> {
-        let value = |&c: &u64| (c as usize) < self.shape.cols.max(1);
+        let value = |&c: &u64| (c as usize) < self.shape.cols().max(1);
         match self.layout {
             Layout::Columns => Some(
                 projection
@@ -621,29 +618,21 @@ impl Bind {
                     ));
                 }
                 // Columns this file lacks (union_by_name) are NULL, not read.
-                let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols).collect());
-                (path.clone(), Rows::file(reader, want, range))
+                let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols()).collect());
+                (path.clone(), Rows::file(reader, &shape.table, want, range))
             }
             Inputs::Npz { path, member } => (
                 path.clone(),
                 source::npz_member(&self.fs, path, member, &self.opts)?,
             ),
         };
-        let cols = self.shapes.get(i).map_or(self.shape.cols, |s| s.cols);
+        let cols = self.shapes.get(i).map_or(self.shape.cols(), |s| s.cols());
         Ok(Worker {
             path,
             cols,
             rows,
             chunk: None,
         })
-    }
-}
-
-/// Units per stored element of `array` (the width of S/U/V; 1 otherwise).
-fn per_element(array: &Array) -> usize {
-    match array.dtype() {
-        npyguard::Dtype::Bytes(n) | npyguard::Dtype::Void(n) | npyguard::Dtype::Unicode(n, _) => *n,
-        _ => 1,
     }
 }
 
@@ -667,14 +656,18 @@ fn column_of(
                     n,
                 }
             };
-            Ok((a.data(), per_element(a), sel))
+            Ok((a.data(), a.units_per_element(), sel))
         }
         Chunk::Columns { cols: c, .. } => {
             let a = c
                 .get(col)
                 .and_then(Option::as_ref)
                 .ok_or("internal: a column that was not read")?;
-            Ok((a.data(), per_element(a), Sel::Range { start: r0, len: n }))
+            Ok((
+                a.data(),
+                a.units_per_element(),
+                Sel::Range { start: r0, len: n },
+            ))
         }
     }
 }
@@ -754,8 +747,14 @@ fn emit_rows(
                     ));
                 }
                 let child = output.array_vector(k).child(n * d);
-                fill(&mut Dst::Flat(child), *kind, a.data(), per_element(a), sel)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                fill(
+                    &mut Dst::Flat(child),
+                    *kind,
+                    a.data(),
+                    a.units_per_element(),
+                    sel,
+                )
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             SqlType::Scalar(_) if col >= cols => {
                 // union_by_name: a column this file does not have.
@@ -792,8 +791,8 @@ fn emit_nonzeros(
     output: &DataChunkHandle,
 ) -> Result<usize, String> {
     let a = whole_rows(chunk)?;
-    let cols = bind.shape.cols.max(1);
-    let elements = chunk.rows().saturating_mul(bind.shape.cols);
+    let cols = bind.shape.cols().max(1);
+    let elements = chunk.rows().saturating_mul(bind.shape.cols());
     let mut hits = Vec::with_capacity(VECTOR);
     while *pos < elements && hits.len() < VECTOR {
         if nonzero(a.data(), *pos) {
@@ -839,7 +838,7 @@ fn emit_nonzeros(
                     &mut dst_for(output, k, kind),
                     kind,
                     a.data(),
-                    per_element(a),
+                    a.units_per_element(),
                     Sel::List(&hits),
                 )?;
             }
@@ -1270,11 +1269,13 @@ mod tests {
 
     #[test]
     fn union_by_name_takes_columns_only() {
-        let shape = Shape {
-            kind: Kind::F64,
-            trailing: vec![3],
-            cols: 3,
-        };
+        let h = npyguard::Header::new(
+            npyguard::Dtype::F64(npyguard::Endian::Little),
+            vec![2, 3],
+            false,
+        )
+        .unwrap();
+        let shape = Shape::of(&h, false).unwrap();
         let cols = columns(&shape, Layout::Columns, true, true).unwrap();
         let names: Vec<&str> = cols.iter().map(|c| c.0.as_str()).collect();
         assert_eq!(names, ["c1", "c2", "c3", "filename", "file_row_number"]);

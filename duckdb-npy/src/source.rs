@@ -9,7 +9,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use npyguard::npz::NpzArchive;
-use npyguard::{Array, Header, Opened, ReadOptions, RowReader};
+use npyguard::{Array, Header, Opened, ReadOptions, RowReader, Table};
 
 use crate::dfs::{DuckFile, DuckFs};
 use crate::types::Kind;
@@ -84,16 +84,15 @@ pub fn open_npz(
     NpzArchive::new(BufReader::with_capacity(64 << 10, file), opts).map_err(|e| file_error(path, e))
 }
 
-/// The table a header describes: `rows` along the first axis, `cols` elements per row
-/// (the product of the trailing axes, in C order); a 0-d array is one row of one column.
+/// The table a header describes, as DuckDB reads it: npyguard's [`Table`] (rows along the
+/// first axis, columns the trailing axes flattened in C order, both bounded by
+/// `Header::check_backed`; a 0-d array is one row of one column) and the element kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
     /// The element kind.
     pub kind: Kind,
-    /// The axes after the first (empty for 0-d and 1-D arrays).
-    pub trailing: Vec<usize>,
-    /// Elements per row.
-    pub cols: usize,
+    /// The geometry.
+    pub table: Table,
 }
 
 impl Shape {
@@ -104,31 +103,23 @@ impl Shape {
         if counts {
             kind = kind.as_counts();
         }
-        let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
-        let cols = trailing
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| format!("a row size that fits, found shape {:?}", header.shape()))?;
-        // A zero-size array can claim columns no byte backs (shape (0, 2**60)): each
-        // column costs DuckDB a result column, so npyguard's bound applies.
-        header
-            .check_backed(cols as u64, "columns")
-            .map_err(|e| e.to_string())?;
-        // Likewise rows: a zero-size element (`V0`) can claim 2**60 rows without bytes.
-        let rows = header.shape().first().copied().unwrap_or(1);
-        header
-            .check_backed(rows as u64, "rows")
-            .map_err(|e| e.to_string())?;
-        Ok(Shape {
-            kind,
-            trailing,
-            cols,
-        })
+        let table = Table::of(header).map_err(|e| e.to_string())?;
+        Ok(Shape { kind, table })
+    }
+
+    /// Elements per row.
+    pub fn cols(&self) -> usize {
+        self.table.cols()
+    }
+
+    /// The axes after the first (empty for 0-d and 1-D arrays).
+    pub fn trailing(&self) -> &[usize] {
+        self.table.trailing()
     }
 
     /// Whether another file's table can follow this one in the same scan.
     pub fn same_table(&self, other: &Shape) -> bool {
-        self.kind == other.kind && self.trailing == other.trailing
+        self.kind == other.kind && self.trailing() == other.trailing()
     }
 }
 
@@ -178,17 +169,16 @@ pub enum Rows {
         step: usize,
     },
     /// A Fortran-order `.npy` file of which only some columns are asked for: each chunk
-    /// reads, for each of those columns, its one contiguous run of rows (projection
-    /// pushdown: the other columns' bytes are not read).
+    /// reads, for each of those columns, its one contiguous run of rows
+    /// ([`RowReader::read_column`]: projection pushdown, the other columns' bytes are not
+    /// read).
     FortranColumns {
-        /// The file (validated by [`RowReader::new`]: header, limits, length).
-        file: DuckFile,
-        /// Its header.
-        header: Header,
+        /// The reader.
+        reader: RowReader<DuckFile>,
         /// The columns asked for (C-order index over the trailing axes).
         want: Vec<usize>,
-        /// The read buffer, reused for every run (no fresh pages per run).
-        buf: Vec<u8>,
+        /// Columns per row.
+        cols: usize,
         /// The next row to read.
         next: usize,
         /// The row after the last one to read.
@@ -279,7 +269,8 @@ fn stream_member<R: Read + Seek>(
     tx: &SyncSender<Msg>,
 ) -> Result<bool, String> {
     let chunks = archive.row_chunks(member, 1).map_err(|e| e.to_string())?;
-    let step = (CHUNK_BYTES / row_bytes(chunks.header())).max(1);
+    let table = Table::of(chunks.header()).map_err(|e| e.to_string())?;
+    let step = table.rows_within(CHUNK_BYTES);
     for chunk in chunks.with_rows_per_chunk(step) {
         let chunk = chunk.map_err(|e| e.to_string())?;
         if tx.send(Msg::Chunk(chunk)).is_err() {
@@ -290,39 +281,38 @@ fn stream_member<R: Read + Seek>(
 }
 
 impl Rows {
-    /// Row chunks of rows `range` of `reader`, about [`CHUNK_BYTES`] each. `want`: the
-    /// only columns a query needs (`None`: whole rows).
+    /// Row chunks of rows `range` of `reader`, whose table is `table`, about
+    /// [`CHUNK_BYTES`] each. `want`: the only columns a query needs (`None`: whole rows).
     pub fn file(
         reader: RowReader<DuckFile>,
+        table: &Table,
         want: Option<Vec<usize>>,
         range: Range<usize>,
     ) -> Rows {
         let h = reader.header().clone();
-        let itemsize = h.dtype().itemsize();
-        let (next, end) = (range.start, range.end.min(reader.num_rows()));
+        let (next, end) = (range.start, range.end.min(table.rows()));
         match want {
             Some(w) if w.is_empty() => Rows::Count {
                 header: h,
                 next,
                 end,
             },
-            Some(w) if h.fortran_order() && h.shape().len() > 1 && h.payload_len() > 0 => {
-                let row_bytes = itemsize.saturating_mul(w.len()).max(1);
+            Some(w) if table.is_fortran() && h.payload_len() > 0 => {
+                let row_bytes = table.item_bytes().saturating_mul(w.len());
                 Rows::FortranColumns {
-                    file: reader.into_inner(),
-                    header: h,
+                    reader,
                     want: w,
-                    buf: Vec::new(),
+                    cols: table.cols(),
                     next,
                     end,
-                    step: (CHUNK_BYTES / row_bytes).max(1),
+                    step: (CHUNK_BYTES / row_bytes.max(1)).max(1),
                 }
             }
             _ => Rows::File {
                 reader,
                 next,
                 end,
-                step: (CHUNK_BYTES / row_bytes(&h)).max(1),
+                step: table.rows_within(CHUNK_BYTES),
             },
         }
     }
@@ -330,8 +320,10 @@ impl Rows {
     /// The header of the rows.
     pub fn header(&self) -> Option<&Header> {
         match self {
-            Rows::File { reader, .. } => Some(reader.header()),
-            Rows::FortranColumns { header, .. } | Rows::Count { header, .. } => Some(header),
+            Rows::File { reader, .. } | Rows::FortranColumns { reader, .. } => {
+                Some(reader.header())
+            }
+            Rows::Count { header, .. } => Some(header),
             Rows::Member(_) => None,
         }
     }
@@ -380,10 +372,9 @@ impl Rows {
                 )))
             }
             Rows::FortranColumns {
-                file,
-                header,
+                reader,
                 want,
-                buf,
+                cols,
                 next,
                 end: total,
                 step,
@@ -394,11 +385,11 @@ impl Rows {
                 }
                 let start = *next;
                 let end = next.saturating_add(*step).min(total);
-                let trailing: Vec<usize> = header.shape().iter().skip(1).copied().collect();
-                let cols = trailing.iter().product::<usize>();
-                let mut out: Vec<Option<Array>> = (0..cols).map(|_| None).collect();
+                let mut out: Vec<Option<Array>> = (0..*cols).map(|_| None).collect();
                 for &j in want.iter() {
-                    let run = fortran_run(file, header, &trailing, j, start..end, buf)?;
+                    let run = reader
+                        .read_column(j, start..end)
+                        .map_err(|e| e.to_string())?;
                     if let Some(slot) = out.get_mut(j) {
                         *slot = Some(run);
                     }
@@ -426,77 +417,6 @@ impl Rows {
             },
         }
     }
-}
-
-/// Rows `rows` of column `j` (C-order index over the trailing axes) of a Fortran-order
-/// file: one contiguous run of the payload, read and decoded by npyguard's
-/// [`PayloadDecoder`](npyguard::PayloadDecoder); an error carries the file's byte offset.
-fn fortran_run(
-    file: &mut (impl Read + Seek),
-    header: &Header,
-    trailing: &[usize],
-    j: usize,
-    rows: std::ops::Range<usize>,
-    buf: &mut Vec<u8>,
-) -> Result<Array, String> {
-    use std::io::SeekFrom;
-    let total = header.shape().first().copied().unwrap_or(1);
-    // The column's position in Fortran order: its trailing index (i1, i2, …) taken from
-    // the C-order index j, then i1 + d1 * (i2 + d2 * (…)).
-    let mut rest = j;
-    let mut index = vec![0usize; trailing.len()];
-    for (slot, &d) in index.iter_mut().zip(trailing).rev() {
-        *slot = rest % d.max(1);
-        rest /= d.max(1);
-    }
-    let f = index
-        .iter()
-        .zip(trailing)
-        .rev()
-        .fold(0usize, |acc, (&i, &d)| {
-            acc.saturating_mul(d).saturating_add(i)
-        });
-    let size = header.dtype().itemsize();
-    let first = f.saturating_mul(total).saturating_add(rows.start);
-    let at = header
-        .payload_offset()
-        .saturating_add((first as u64).saturating_mul(size as u64));
-    let len = rows.len().saturating_mul(size);
-    buf.resize(len, 0);
-    let buf = buf.get_mut(..len).unwrap_or_default();
-    file.seek(SeekFrom::Start(at))
-        .and_then(|_| file.read_exact(buf))
-        .map_err(|e| format!("io at byte {at}: expected {len} payload bytes: {e}"))?;
-    let sub =
-        Header::new(header.dtype().clone(), vec![rows.len()], false).map_err(|e| e.to_string())?;
-    let mut dec = npyguard::PayloadDecoder::new(sub);
-    let placed = |e: npyguard::Error| {
-        // The decoder counts from the run's first byte: report the file's offset.
-        let found = e
-            .found_text()
-            .map(|f| format!(", found {f}"))
-            .unwrap_or_default();
-        match e.offset() {
-            Some(rel) => format!(
-                "{} at byte {}: expected {}{found}",
-                e.kind(),
-                at.saturating_add(rel),
-                e.expected()
-            ),
-            None => e.to_string(),
-        }
-    };
-    dec.feed(buf).map_err(placed)?;
-    dec.finish().map_err(placed)
-}
-
-/// Payload bytes per row of `h` (at least 1).
-pub fn row_bytes(h: &Header) -> usize {
-    h.shape()
-        .iter()
-        .skip(1)
-        .fold(h.dtype().itemsize(), |a, &d| a.saturating_mul(d))
-        .max(1)
 }
 
 /// The chunk in C order (a Fortran-order chunk is reindexed: one chunk's copy).

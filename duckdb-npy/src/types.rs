@@ -42,7 +42,7 @@
 //! The `nonzeros` layout adds `row_no BIGINT` and `col_no` (`SMALLINT` up to 32 767
 //! columns, `INTEGER` up to 2³¹ − 1, `BIGINT` beyond), as npyguard's Arrow `nonzeros`.
 
-use npyguard::{DateUnit, Dtype, TimeUnit};
+use npyguard::{DateUnit, Dtype, Table, TimeUnit};
 
 /// How one NumPy element becomes one DuckDB value (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,14 +221,13 @@ impl SqlType {
     }
 }
 
-/// The type of `col_no` for `cols` columns (npyguard's Arrow rule).
-pub fn col_no_type(cols: usize) -> SqlType {
-    if cols <= 32_767 {
-        SqlType::Smallint
-    } else if cols <= i32::MAX as usize {
-        SqlType::Integer
-    } else {
-        SqlType::Bigint
+/// The type of `col_no` for the columns of `table` (npyguard's rule,
+/// [`Table::col_no_bits`], as its Arrow conversion uses).
+pub fn col_no_type(table: &Table) -> SqlType {
+    match table.col_no_bits() {
+        16 => SqlType::Smallint,
+        32 => SqlType::Integer,
+        _ => SqlType::Bigint,
     }
 }
 
@@ -249,6 +248,7 @@ fn stamp(u: DateUnit) -> Option<Stamp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npyguard::Header;
 
     fn kind(typestr: &str) -> Result<Kind, String> {
         Kind::of(&Dtype::from_typestr(typestr).map_err(|e| e.to_string())?)
@@ -324,9 +324,13 @@ mod tests {
     #[test]
     fn arrays_and_col_no() {
         assert_eq!(SqlType::Array(Kind::F32, 8).sql(), "FLOAT[8]");
-        assert_eq!(col_no_type(32_767), SqlType::Smallint);
-        assert_eq!(col_no_type(32_768), SqlType::Integer);
-        assert_eq!(col_no_type(i32::MAX as usize + 1), SqlType::Bigint);
+        let table = |cols: usize| {
+            let h = Header::new(Dtype::U8, vec![1, cols], false).unwrap();
+            Table::of(&h).unwrap()
+        };
+        assert_eq!(col_no_type(&table(32_767)), SqlType::Smallint);
+        assert_eq!(col_no_type(&table(32_768)), SqlType::Integer);
+        assert_eq!(col_no_type(&table(i32::MAX as usize + 1)), SqlType::Bigint);
         assert!(!Kind::Text.has_zero() && Kind::C64.has_zero());
     }
 }

@@ -15,7 +15,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use npyguard::{Buffer, Error, ErrorKind, Header, Opened, ReadOptions};
+use npyguard::{Buffer, Error, Header, Opened, ReadOptions, Version};
 
 /// A validated file's payload and header.
 pub struct Raw {
@@ -84,15 +84,7 @@ pub fn header_path(path: &Path, opts: &ReadOptions) -> Result<Header, Error> {
 }
 
 /// Parses a header dict as `np.save` would write it (`{'descr': ..., 'fortran_order':
-/// ..., 'shape': ..., }`) into a validated [`Header`].
+/// ..., 'shape': ..., }`) into a validated [`Header`] (text in UTF-8, as in a 3.0 file).
 pub fn parse_dict_text(text: &str) -> Result<Header, Error> {
-    let mut file = b"\x93NUMPY\x03\x00".to_vec();
-    let len = u32::try_from(text.len().saturating_add(1)).map_err(|_| {
-        Error::unplaced(ErrorKind::InvalidInput, "a header dict shorter than 4 GiB")
-    })?;
-    file.extend_from_slice(&len.to_le_bytes());
-    file.extend_from_slice(text.as_bytes());
-    file.push(b'\n');
-    let opts = ReadOptions::default().with_max_header_bytes(file.len());
-    Header::from_bytes(&file, &opts)
+    Header::from_dict(text.as_bytes(), Version::V3_0)
 }

@@ -1,8 +1,8 @@
 //! [`Dataset`]: an array as a table (columns, row lists or non-zeros), its batches, and the one-call conversions.
 
 use crate::arrow::buffers::arc;
+use crate::arrow::geom;
 use crate::arrow::geom::ColWidth;
-use crate::arrow::geom::Geom;
 use crate::arrow::plan::bad_layout;
 use crate::arrow::plan::schema_metadata;
 use crate::arrow::plan::Layout;
@@ -18,6 +18,7 @@ use crate::arrow::views::Csr as CsrParts;
 use crate::arrow::views::FBlockRows;
 use crate::arrow::views::NonZeros;
 use crate::arrow::views::Units;
+use crate::data::table::Table;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -57,7 +58,7 @@ pub struct Dataset {
     /// The table the whole array makes (schema, sizes).
     pub(super) plan: Plan,
     /// The geometry of the rows held here (the whole array, or a chunk of it).
-    pub(super) geom: Geom,
+    pub(super) geom: Table,
     pub(super) units: Units,
     /// The whole array's row number of this dataset's first row (non-zeros' `row_no`).
     pub(super) first_row: usize,
@@ -80,7 +81,7 @@ impl Dataset {
     /// ```
     pub fn new(array: Array, layout: Layout) -> Result<Dataset> {
         let plan = Plan::new(array.header(), layout)?;
-        let geom = plan.geom;
+        let geom = plan.geom.clone();
         let (_, data) = array.into_parts();
         Ok(Dataset {
             plan,
@@ -137,7 +138,7 @@ impl Dataset {
     /// assert_eq!(Dataset::new(a, Layout::Columns).unwrap().num_input_rows(), 4);
     /// ```
     pub fn num_input_rows(&self) -> usize {
-        self.geom.rows
+        self.geom.rows()
     }
 
     /// Input rows per batch that keep one batch near [`TARGET_BATCH_BYTES`](crate::arrow::TARGET_BATCH_BYTES), at most
@@ -166,14 +167,14 @@ impl Dataset {
     /// assert_eq!(b.column(1).as_primitive::<Int32Type>().values(), &[4, 7]);
     /// ```
     pub fn batch(&self, rows: Range<usize>) -> Result<RecordBatch> {
-        let (g, kind) = (self.geom, self.plan.kind);
-        let end = rows.end.min(g.rows);
+        let (g, kind) = (&self.geom, self.plan.kind);
+        let end = rows.end.min(g.rows());
         let start = rows.start.min(end);
         let len = end.saturating_sub(start);
         let columns = match self.plan.layout {
             Layout::Columns => {
-                if g.fortran || g.cols == 1 {
-                    (0..g.cols)
+                if g.is_fortran() || g.cols() == 1 {
+                    (0..g.cols())
                         .map(|c| self.units.slice(g.index(start, c), len, kind))
                         .collect::<Result<Vec<_>>>()?
                 } else {
@@ -182,11 +183,11 @@ impl Dataset {
                 }
             }
             Layout::RowLists => {
-                let values = if g.fortran {
+                let values = if g.is_fortran() {
                     let r0 = start;
                     self.units.apply(FBlockRows { kind, g, r0, len })?
                 } else {
-                    let n = mul(len, g.cols)?;
+                    let n = mul(len, g.cols())?;
                     self.units.slice(g.index(start, 0), n, kind)?
                 };
                 let Some(DataType::FixedSizeList(item, size)) =
@@ -249,7 +250,7 @@ impl Dataset {
     /// assert_eq!(Dataset::new(a, Layout::NonZeros).unwrap().to_record_batch().unwrap().num_rows(), 2);
     /// ```
     pub fn to_record_batch(&self) -> Result<RecordBatch> {
-        self.batch(0..self.geom.rows)
+        self.batch(0..self.geom.rows())
     }
 }
 
@@ -285,7 +286,7 @@ impl Batches<'_> {
     /// assert_eq!(it.next_rows(), None);
     /// ```
     pub fn next_rows(&self) -> Option<Range<usize>> {
-        let rows = self.dataset.geom.rows;
+        let rows = self.dataset.geom.rows();
         if self.next >= rows && !(self.first && rows == 0) {
             return None;
         }
@@ -346,14 +347,14 @@ pub fn row_lists(array: Array) -> Result<RecordBatch> {
 /// assert_eq!(b.column(1).as_primitive::<Int16Type>().values(), &[1, 2]);
 /// ```
 pub fn nonzeros(array: &Array) -> Result<RecordBatch> {
-    let geom = Geom::of(array.header())?;
-    let w = ColWidth::of(geom.cols);
+    let geom = geom::table(array.header())?;
+    let w = ColWidth::of(&geom);
     let val = value_field("val", array.dtype())?;
-    let (kind, rows) = (Kind::of(array.dtype())?, 0..geom.rows);
+    let (kind, rows) = (Kind::of(array.dtype())?, 0..geom.rows());
     let first_row = 0;
     let op = NonZeros {
         kind,
-        g: geom,
+        g: &geom,
         rows,
         w,
         first_row,
@@ -403,21 +404,21 @@ pub struct Csr {
 /// assert_eq!(arrow::csr(&a).unwrap().indices.values(), &[0, 1]);
 /// ```
 pub fn csr(array: &Array) -> Result<Csr> {
-    let g = Geom::of(array.header())?;
-    if !g.two_d {
+    let g = geom::table(array.header())?;
+    if array.shape().len() != 2 {
         return Err(bad_layout("a 2-D array for CSR", array.shape()));
     }
-    if i32::try_from(g.cols).is_err() {
+    if i32::try_from(g.cols()).is_err() {
         return Err(Error::unplaced(
             ErrorKind::ShapeOverflow,
             "at most 2^31 - 1 columns for Int32 CSR indices",
         )
-        .found(format!("{} columns", g.cols)));
+        .found(format!("{} columns", g.cols())));
     }
     let kind = Kind::of(array.dtype())?;
-    let (indptr, indices, data) = apply_to(array.data(), CsrParts { kind, g })?;
+    let (indptr, indices, data) = apply_to(array.data(), CsrParts { kind, g: &g })?;
     Ok(Csr {
-        shape: [g.rows, g.cols],
+        shape: [g.rows(), g.cols()],
         indptr: Int64Array::new(ScalarBuffer::from(indptr), None),
         indices: Int32Array::new(ScalarBuffer::from(indices), None),
         data,

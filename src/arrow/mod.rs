@@ -85,8 +85,8 @@ mod types;
 mod views;
 mod writers;
 
+pub use crate::data::table::INT16_MAX_COLUMNS;
 pub use dataset::{columns, csr, nonzeros, row_lists, Batches, Csr, Dataset};
-pub use geom::INT16_MAX_COLUMNS;
 pub use plan::{Layout, DEFAULT_BATCH_ROWS, TARGET_BATCH_BYTES};
 pub use stream::WriteStats;
 pub use stream::{BatchSource, ChunkedDataset};

@@ -1,12 +1,12 @@
 //! Non-zero entries: counted first, then written into exactly-sized buffers, block by block; CSR parts.
 
 use crate::arrow::buffers::prim_vec;
-use crate::arrow::geom::Geom;
 use crate::arrow::support::add;
 use crate::arrow::support::mul;
 use crate::arrow::support::out_of_range;
 use crate::arrow::support::row_no;
 use crate::arrow::support::sub;
+use crate::data::table::Table;
 use std::ops::Range;
 
 use arrow_array::types::{ArrowPrimitiveType, Int64Type};
@@ -20,20 +20,20 @@ pub(super) const NZ_BLOCK_ROWS: usize = 65_536;
 /// Number of non-zero elements in rows `rows`.
 pub(super) fn nz_count<T>(
     s: &[T],
-    g: Geom,
+    g: &Table,
     rows: &Range<usize>,
     zero: impl Fn(&T) -> bool,
 ) -> Result<usize> {
     let len = rows.end.saturating_sub(rows.start);
-    if g.fortran {
+    if g.is_fortran() {
         let mut n = 0usize;
-        for c in 0..g.cols {
+        for c in 0..g.cols() {
             let seg = sub(s, g.index(rows.start, c), len)?;
             n = n.saturating_add(seg.iter().filter(|v| !zero(v)).count());
         }
         Ok(n)
     } else {
-        let block = sub(s, mul(rows.start, g.cols)?, mul(len, g.cols)?)?;
+        let block = sub(s, mul(rows.start, g.cols())?, mul(len, g.cols())?)?;
         Ok(block.iter().filter(|v| !zero(v)).count())
     }
 }
@@ -43,7 +43,7 @@ pub(super) fn nz_count<T>(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn nz_fill<T: Copy + Default, C: Copy + Default + TryFrom<usize>>(
     s: &[T],
-    g: Geom,
+    g: &Table,
     rows: &Range<usize>,
     zero: impl Fn(&T) -> bool,
     counts: &mut Vec<usize>,
@@ -53,10 +53,10 @@ pub(super) fn nz_fill<T: Copy + Default, C: Copy + Default + TryFrom<usize>>(
     let col = |c: usize| C::try_from(c).map_err(|_| out_of_range());
     let len = rows.end.saturating_sub(rows.start);
     counts.clear();
-    if g.fortran {
+    if g.is_fortran() {
         // Pass 1 over the block's column segments: per-row counts.
         counts.resize(len, 0);
-        for c in 0..g.cols {
+        for c in 0..g.cols() {
             let seg = sub(s, g.index(rows.start, c), len)?;
             for (n, v) in counts.iter_mut().zip(seg) {
                 *n = n.wrapping_add(usize::from(!zero(v)));
@@ -73,7 +73,7 @@ pub(super) fn nz_fill<T: Copy + Default, C: Copy + Default + TryFrom<usize>>(
         vals.resize(at, T::default());
         cols.resize(at, C::default());
         // Pass 2: columns in ascending order, so each row's entries come out sorted.
-        for c in 0..g.cols {
+        for c in 0..g.cols() {
             let id = col(c)?;
             let seg = sub(s, g.index(rows.start, c), len)?;
             for (p, v) in next.iter_mut().zip(seg) {
@@ -86,7 +86,7 @@ pub(super) fn nz_fill<T: Copy + Default, C: Copy + Default + TryFrom<usize>>(
                 }
             }
         }
-    } else if g.cols == 1 {
+    } else if g.cols() == 1 {
         let id = col(0)?;
         for v in sub(s, rows.start, len)? {
             let nz = !zero(v);
@@ -96,11 +96,11 @@ pub(super) fn nz_fill<T: Copy + Default, C: Copy + Default + TryFrom<usize>>(
             }
             counts.push(usize::from(nz));
         }
-    } else if g.cols == 0 {
+    } else if g.cols() == 0 {
         counts.resize(len, 0);
     } else {
-        let block = sub(s, mul(rows.start, g.cols)?, mul(len, g.cols)?)?;
-        for row in block.chunks_exact(g.cols) {
+        let block = sub(s, mul(rows.start, g.cols())?, mul(len, g.cols())?)?;
+        for row in block.chunks_exact(g.cols()) {
             let before = vals.len();
             for (c, v) in row.iter().enumerate() {
                 if !zero(v) {
@@ -133,11 +133,11 @@ pub(super) fn for_blocks(
 /// and sizes its buffers exactly (so the array is read twice, not three times).
 pub(super) fn exact_total<T>(
     s: &[T],
-    g: Geom,
+    g: &Table,
     rows: &Range<usize>,
     zero: impl Fn(&T) -> bool,
 ) -> Result<Option<usize>> {
-    if g.fortran && rows.end.saturating_sub(rows.start) <= NZ_BLOCK_ROWS {
+    if g.is_fortran() && rows.end.saturating_sub(rows.start) <= NZ_BLOCK_ROWS {
         return Ok(None);
     }
     nz_count(s, g, rows, zero).map(Some)
@@ -146,7 +146,7 @@ pub(super) fn exact_total<T>(
 /// `row_no` (plus `first_row`), `col_no`, `val` of the non-zeros of `rows`.
 pub(super) fn nz_arrays<T: Copy + Default, C: ArrowPrimitiveType>(
     s: &[T],
-    g: Geom,
+    g: &Table,
     rows: Range<usize>,
     first_row: usize,
     zero: impl Fn(&T) -> bool + Copy,
@@ -183,12 +183,12 @@ where
 
 pub(super) fn csr_parts<T: Copy + Default>(
     s: &[T],
-    g: Geom,
+    g: &Table,
     zero: impl Fn(&T) -> bool + Copy,
 ) -> Result<(Vec<i64>, Vec<i32>, Vec<T>)> {
-    let rows = 0..g.rows;
+    let rows = 0..g.rows();
     let total = exact_total(s, g, &rows, zero)?;
-    let mut indptr: Vec<i64> = Vec::with_capacity(g.rows.saturating_add(1));
+    let mut indptr: Vec<i64> = Vec::with_capacity(g.rows().saturating_add(1));
     indptr.push(0);
     let mut indices: Vec<i32> = Vec::with_capacity(total.unwrap_or(0));
     let mut vals: Vec<T> = Vec::with_capacity(total.unwrap_or(0));

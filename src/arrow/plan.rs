@@ -1,10 +1,11 @@
 //! [`Plan`]: the table an array makes in a layout, decided from its header alone (schema,
 //! geometry, batch sizing), so that a whole array and its row chunks share one plan.
 
+use crate::arrow::geom;
 use crate::arrow::geom::ColWidth;
-use crate::arrow::geom::Geom;
 use crate::arrow::types::value_field;
 use crate::arrow::types::Kind;
+use crate::data::table::Table;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -88,8 +89,8 @@ impl std::str::FromStr for Layout {
 /// The table an array of some header makes in a layout.
 #[derive(Debug, Clone)]
 pub(super) struct Plan {
-    /// The whole array's geometry (bounded by `Geom::of`).
-    pub(super) geom: Geom,
+    /// The whole array's geometry (bounded by `geom::table`).
+    pub(super) geom: Table,
     pub(super) layout: Layout,
     pub(super) schema: SchemaRef,
     pub(super) kind: Kind,
@@ -108,12 +109,12 @@ impl Plan {
     /// The plan of an array with `header` in `layout`, or the refusals of
     /// [`Dataset::new`](crate::arrow::Dataset::new).
     pub(super) fn new(header: &Header, layout: Layout) -> Result<Plan> {
-        let geom = Geom::of(header)?;
+        let geom = geom::table(header)?;
         let dtype = header.dtype().clone();
         let item = value_field("item", &dtype)?;
         let kind = Kind::of(&dtype)?;
-        let col_width = ColWidth::of(geom.cols);
-        let fields = fields(&item, geom, layout, col_width, header)?;
+        let col_width = ColWidth::of(&geom);
+        let fields = fields(&item, &geom, layout, col_width, header)?;
         let schema = Arc::new(Schema::new_with_metadata(
             fields,
             schema_metadata(header, layout),
@@ -124,7 +125,7 @@ impl Plan {
         } else {
             per
         };
-        let row_bytes = geom.cols.saturating_mul(per).max(1);
+        let row_bytes = geom.cols().saturating_mul(per).max(1);
         let out_row_bytes = match layout {
             Layout::NonZeros => dtype.itemsize().saturating_add(16),
             Layout::Columns | Layout::RowLists => row_bytes,
@@ -153,7 +154,7 @@ impl Plan {
 
     /// The geometry of a chunk of rows of the planned array: same dtype and trailing shape
     /// ([`ErrorKind::InvalidInput`] otherwise).
-    pub(super) fn part_geom(&self, part: &Header) -> Result<Geom> {
+    pub(super) fn part_geom(&self, part: &Header) -> Result<Table> {
         let trailing = part.shape().get(1..).unwrap_or_default();
         if part.dtype() != &self.dtype || trailing != self.trailing.as_slice() {
             return Err(Error::unplaced(
@@ -170,7 +171,7 @@ impl Plan {
                 part.shape()
             )));
         }
-        Geom::of(part)
+        geom::table(part)
     }
 }
 
@@ -179,21 +180,25 @@ impl Plan {
 /// more than that, so a 65 536-column schema is not one 4 MB block.
 fn fields(
     item: &Field,
-    geom: Geom,
+    geom: &Table,
     layout: Layout,
     col_width: ColWidth,
     header: &Header,
 ) -> Result<Vec<FieldRef>> {
     Ok(match layout {
         Layout::Columns => {
-            header.check_backed_within(geom.cols as u64, MAX_UNBACKED_COLUMNS, "table columns")?;
-            (1..=geom.cols)
+            header.check_backed_within(
+                geom.cols() as u64,
+                MAX_UNBACKED_COLUMNS,
+                "table columns",
+            )?;
+            (1..=geom.cols())
                 .map(|i| Arc::new(item.clone().with_name(format!("c{i}"))))
                 .collect()
         }
         Layout::RowLists => {
-            let size = i32::try_from(geom.cols).ok().filter(|&n| n > 0);
-            let (true, Some(size)) = (geom.two_d, size) else {
+            let size = i32::try_from(geom.cols()).ok().filter(|&n| n > 0);
+            let (true, Some(size)) = (header.shape().len() == 2, size) else {
                 return Err(bad_layout(
                     "a 2-D array with 1 to 2^31 - 1 columns for row lists",
                     header.shape(),

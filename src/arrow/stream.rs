@@ -129,7 +129,7 @@ impl<I: Iterator<Item = Result<Array>>> ChunkedDataset<I> {
 
     /// Rows of the whole array.
     pub fn num_input_rows(&self) -> usize {
-        self.plan.geom.rows
+        self.plan.geom.rows()
     }
 
     /// Input rows per batch as [`Dataset::default_batch_rows`] chooses them for the whole
@@ -175,10 +175,10 @@ impl<I: Iterator<Item = Result<Array>>> BatchSource for ChunkedDataset<I> {
             stats.rows = stats.rows.saturating_add(s.rows);
             stats.batches = stats.batches.saturating_add(s.batches);
         }
-        if first != self.plan.geom.rows {
+        if first != self.plan.geom.rows() {
             return Err(Error::unplaced(
                 ErrorKind::InvalidInput,
-                format!("chunks covering the array's {} rows", self.plan.geom.rows),
+                format!("chunks covering the array's {} rows", self.plan.geom.rows()),
             )
             .found(format!("{first} rows")));
         }

@@ -4,12 +4,12 @@
 
 use crate::arrow::cells::Cell;
 use crate::arrow::geom::ColWidth;
-use crate::arrow::geom::Geom;
 use crate::arrow::nonzeros::csr_parts;
 use crate::arrow::nonzeros::nz_arrays;
 use crate::arrow::support::mul;
 use crate::arrow::support::out_of_range;
 use crate::arrow::types::Kind;
+use crate::data::table::Table;
 use std::ops::Range;
 
 use arrow_array::types::{Int16Type, Int32Type, Int64Type};
@@ -73,14 +73,14 @@ pub(super) fn apply_to<O: UnitOp>(data: &ArrayData, op: O) -> Result<O::Out> {
 }
 
 /// The columns of C-order rows `r0..r0 + len` (tiled transpose into one shared buffer).
-pub(super) struct CBlockColumns {
+pub(super) struct CBlockColumns<'a> {
     pub(super) kind: Kind,
-    pub(super) g: Geom,
+    pub(super) g: &'a Table,
     pub(super) r0: usize,
     pub(super) len: usize,
 }
 
-impl UnitOp for CBlockColumns {
+impl UnitOp for CBlockColumns<'_> {
     type Out = Vec<ArrayRef>;
 
     fn apply<T: Cell>(self, s: &[T]) -> Result<Vec<ArrayRef>> {
@@ -88,49 +88,49 @@ impl UnitOp for CBlockColumns {
         // Column c of the block is out[c * len..][..len] = s[(r0 + r) * cols + c].
         let units = transpose(
             s,
-            mul(self.r0, g.cols)?,
-            g.cols,
-            g.cols,
+            mul(self.r0, g.cols())?,
+            g.cols(),
+            g.cols(),
             len,
             self.kind.width(),
         )?;
-        let whole = T::array(units, mul(g.cols, len)?, self.kind)?;
-        (0..g.cols)
+        let whole = T::array(units, mul(g.cols(), len)?, self.kind)?;
+        (0..g.cols())
             .map(|c| Ok(whole.slice(mul(c, len)?, len)))
             .collect()
     }
 }
 
 /// The values of Fortran-order rows `r0..r0 + len` in row-major order.
-pub(super) struct FBlockRows {
+pub(super) struct FBlockRows<'a> {
     pub(super) kind: Kind,
-    pub(super) g: Geom,
+    pub(super) g: &'a Table,
     pub(super) r0: usize,
     pub(super) len: usize,
 }
 
-impl UnitOp for FBlockRows {
+impl UnitOp for FBlockRows<'_> {
     type Out = ArrayRef;
 
     fn apply<T: Cell>(self, s: &[T]) -> Result<ArrayRef> {
         let g = self.g;
         // Row r of the block is out[r * cols..][..cols] = s[c * rows + r0 + r].
-        let units = transpose(s, self.r0, g.rows, self.len, g.cols, self.kind.width())?;
-        T::array(units, mul(self.len, g.cols)?, self.kind)
+        let units = transpose(s, self.r0, g.rows(), self.len, g.cols(), self.kind.width())?;
+        T::array(units, mul(self.len, g.cols())?, self.kind)
     }
 }
 
 /// `row_no`, `col_no`, `val` of the non-zero elements of `rows`, row-major.
-pub(super) struct NonZeros {
+pub(super) struct NonZeros<'a> {
     pub(super) kind: Kind,
-    pub(super) g: Geom,
+    pub(super) g: &'a Table,
     pub(super) rows: Range<usize>,
     pub(super) w: ColWidth,
     /// Added to every `row_no` (the whole array's number of the units' first row).
     pub(super) first_row: usize,
 }
 
-impl UnitOp for NonZeros {
+impl UnitOp for NonZeros<'_> {
     type Out = [ArrayRef; 3];
 
     fn apply<T: Cell>(self, s: &[T]) -> Result<[ArrayRef; 3]> {
@@ -150,12 +150,12 @@ impl UnitOp for NonZeros {
 }
 
 /// The CSR parts (`indptr`, `indices`, values) of a 2-D array.
-pub(super) struct Csr {
+pub(super) struct Csr<'a> {
     pub(super) kind: Kind,
-    pub(super) g: Geom,
+    pub(super) g: &'a Table,
 }
 
-impl UnitOp for Csr {
+impl UnitOp for Csr<'_> {
     type Out = (Vec<i64>, Vec<i32>, ArrayRef);
 
     fn apply<T: Cell>(self, s: &[T]) -> Result<Self::Out> {

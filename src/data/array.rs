@@ -172,6 +172,21 @@ impl Array {
         self.units_at(i).map(|u| utf32_text(u, i)).transpose()
     }
 
+    /// Stored units per element in [`data`](Array::data): the width of `S`, `U` and `V`
+    /// (bytes or UTF-32 code units; a record's item size), 1 for every other dtype. Element
+    /// `i` is units `i * per..(i + 1) * per`.
+    ///
+    /// ```
+    /// use npyguard::{Dtype, Endian, NpyArray};
+    /// assert_eq!(NpyArray::from_vec(vec![1u8, 2], vec![2]).unwrap().to_array().units_per_element(), 1);
+    /// let h = npyguard::Header::new(Dtype::Unicode(3, Endian::Little), vec![0], false).unwrap();
+    /// let a = npyguard::Array::new(h, npyguard::ArrayData::Unicode(vec![].into())).unwrap();
+    /// assert_eq!(a.units_per_element(), 3);
+    /// ```
+    pub fn units_per_element(&self) -> usize {
+        units_per_element(self.dtype())
+    }
+
     /// The `i`-th `U` element in memory order as its UTF-32 code units, trailing NULs
     /// stripped, as NumPy holds them (unchecked); `None` for other dtypes or out of range.
     pub fn units_at(&self, i: usize) -> Option<&[u32]> {

@@ -1,6 +1,6 @@
 //! Decoded values in memory: the storage of every dtype family ([`ArrayData`](storage::ArrayData)),
-//! the Rust types a dtype reads as ([`Element`](element::Element)), arrays, and the
-//! Fortran ↔ C reindexing.
+//! the Rust types a dtype reads as ([`Element`](element::Element)), arrays, the
+//! Fortran ↔ C reindexing, and the table geometry of an array ([`Table`](table::Table)).
 
 pub(crate) mod array;
 pub(crate) mod buffer;
@@ -9,3 +9,4 @@ pub(crate) mod element;
 pub(crate) mod layout;
 pub(crate) mod scalar;
 pub(crate) mod storage;
+pub(crate) mod table;

@@ -116,6 +116,24 @@ impl Header {
         Ok(header)
     }
 
+    /// Parses and validates a header dict on its own, as a file of `version` would hold it
+    /// (`version` sets the text's encoding: Latin-1 for 1.0 and 2.0, UTF-8 for 3.0), without
+    /// a preamble: offsets in errors count from the dict's first byte, and the payload offset
+    /// is 0, as for a header built in code (the writer sets it). The checks are the
+    /// reader's, under [`ReadOptions::default`].
+    ///
+    /// ```
+    /// use npyguard::{Dtype, ErrorKind, Header, Version};
+    /// let h = Header::from_dict(b"{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3), }", Version::V3_0).unwrap();
+    /// assert_eq!((h.dtype(), h.shape(), h.fortran_order()), (&Dtype::U8, &[2, 3][..], true));
+    /// let err = Header::from_dict(b"{'descr': '|O', 'fortran_order': False, 'shape': (), }", Version::V3_0).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::UnsupportedDtype);
+    /// assert_eq!(err.offset(), Some(10));
+    /// ```
+    pub fn from_dict(text: &[u8], version: Version) -> Result<Header> {
+        validate(parse_dict(text, version)?, version, &ReadOptions::default())
+    }
+
     /// Format version of the file the header came from (or will be written as).
     pub fn version(&self) -> Version {
         self.version
@@ -220,6 +238,24 @@ impl Header {
             dtype: self.dtype.clone(),
             fortran_order: self.fortran_order,
             shape,
+            extra: Vec::new(),
+            element_count,
+            payload_len,
+            payload_offset: 0,
+        })
+    }
+
+    /// The header of `n` elements of this array's dtype in one axis (C order): a column of
+    /// its table read on its own. Crate-private, like [`with_rows`](Header::with_rows).
+    #[cfg(feature = "std")] // used by `io::rows`
+    pub(crate) fn column(&self, n: usize) -> Result<Header> {
+        let (element_count, payload_len) =
+            sizes(&self.dtype, &[n], 0).map_err(Error::without_offset)?;
+        Ok(Header {
+            version: self.version,
+            dtype: self.dtype.clone(),
+            fortran_order: false,
+            shape: vec![n],
             extra: Vec::new(),
             element_count,
             payload_len,

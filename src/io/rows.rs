@@ -28,6 +28,7 @@ use std::path::Path;
 
 use crate::data::array::Array;
 use crate::data::storage::ArrayData;
+use crate::data::table::Table;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::Header;
 use crate::io::decode::Decoder;
@@ -91,6 +92,7 @@ impl<R: Read + Seek> Opened<R> {
             reader,
             header,
             base,
+            buf: Vec::new(),
         })
     }
 }
@@ -117,6 +119,8 @@ pub struct RowReader<R> {
     header: Header,
     /// Stream position of the file's first byte.
     base: u64,
+    /// The read buffer, kept between reads (at most about [`CHUNK`] bytes).
+    buf: Vec<u8>,
 }
 
 impl RowReader<File> {
@@ -153,27 +157,44 @@ impl<R: Read + Seek> RowReader<R> {
         }
         let n = check_rows(&self.header, &rows)?;
         let sub = self.header.with_rows(n)?;
-        let mut data = ArrayData::with_capacity(sub.dtype(), sub.element_count());
-        if sub.payload_len() > 0 {
-            let at = self.header.payload_offset();
-            // One buffer for every segment (a Fortran gather reads one per column).
-            let mut buf = Vec::new();
-            if self.header.fortran_order() && self.header.shape().len() > 1 {
-                let size = self.header.dtype().itemsize();
-                let total = self.num_rows();
-                let columns = self.header.element_count().checked_div(total).unwrap_or(0);
-                for c in 0..columns {
-                    let first = c.saturating_mul(total).saturating_add(rows.start);
-                    let off = at.saturating_add(first.saturating_mul(size) as u64);
-                    self.read_segment(off, n.saturating_mul(size), &mut data, &mut buf)?;
-                }
-            } else {
-                let (_, span) = row_span(&self.header, &rows)?;
-                let off = at.saturating_add(span.start as u64);
-                self.read_segment(off, span.len(), &mut data, &mut buf)?;
-            }
-        }
+        let data = if sub.payload_len() > 0 {
+            // Rows with bytes: the table's rows and columns are backed.
+            let table = Table::of(&self.header)?;
+            self.read_runs(table.row_runs(rows), sub.element_count())?
+        } else {
+            ArrayData::with_capacity(sub.dtype(), 0)
+        };
         Ok(Array::from_parts(sub, data))
+    }
+
+    /// Column `col` (C-order index over the trailing axes, as [`Table`] numbers columns) of
+    /// rows `rows`, as a 1-D array of `rows.len()` elements, reading only that column's
+    /// bytes: one run in a Fortran-order file (a column projection), one element per row in
+    /// C order (where whole rows by [`read_rows`](RowReader::read_rows) are fewer reads).
+    /// [`ErrorKind::InvalidInput`] for rows or a column outside the table.
+    ///
+    /// ```
+    /// use npyguard::{write::to_vec, ArrayData, NpyArray, ReadOptions, RowReader};
+    /// use std::io::Cursor;
+    /// // [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] in Fortran order.
+    /// let f = NpyArray::from_vec((0..12i32).collect(), vec![4, 3]).unwrap().to_array().to_fortran_order();
+    /// let mut rows = RowReader::new(Cursor::new(to_vec(&f).unwrap()), &ReadOptions::default()).unwrap();
+    /// let col = rows.read_column(2, 1..4).unwrap();
+    /// assert_eq!(col.data(), &ArrayData::I32(vec![5, 8, 11].into()));
+    /// ```
+    pub fn read_column(&mut self, col: usize, rows: Range<usize>) -> Result<Array> {
+        let table = Table::of(&self.header)?;
+        let (total, cols) = (table.rows(), table.cols());
+        if rows.start > rows.end || rows.end > total || col >= cols {
+            return Err(Error::unplaced(
+                ErrorKind::InvalidInput,
+                format!("a row range inside 0..{total} and a column below {cols}"),
+            )
+            .found(format!("rows {}..{}, column {col}", rows.start, rows.end)));
+        }
+        let n = rows.end.saturating_sub(rows.start);
+        let data = self.read_runs(table.column_runs(col, rows), n)?;
+        Ok(Array::from_parts(self.header.column(n)?, data))
     }
 
     /// Consecutive chunks of `rows_per_chunk` rows (at least 1) covering the array, in order;
@@ -199,6 +220,28 @@ impl<R: Read + Seek> RowReader<R> {
     /// The input back.
     pub fn into_inner(self) -> R {
         self.reader
+    }
+
+    /// The elements of payload byte ranges `runs`, read one after the other (`elements` in
+    /// all), through the reader's one read buffer.
+    fn read_runs(
+        &mut self,
+        runs: impl Iterator<Item = Range<u64>>,
+        elements: usize,
+    ) -> Result<ArrayData> {
+        let mut data = ArrayData::with_capacity(self.header.dtype(), elements);
+        let mut buf = std::mem::take(&mut self.buf);
+        let at = self.header.payload_offset();
+        for run in runs {
+            let len = usize::try_from(run.end.saturating_sub(run.start)).unwrap_or(usize::MAX);
+            let read = self.read_segment(at.saturating_add(run.start), len, &mut data, &mut buf);
+            if let Err(e) = read {
+                self.buf = buf;
+                return Err(e);
+            }
+        }
+        self.buf = buf;
+        Ok(data)
     }
 
     /// A 0-d array is one row: rows `0..1` are the array, an empty range an empty 1-D array.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use npyguard::{
     read_bytes, write, Array, ArrayView, Dtype, Element, ErrorKind, Header, ReadOptions, RowChunks,
-    RowReader, View,
+    RowReader, Table, View,
 };
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
@@ -300,6 +300,48 @@ fn row_ranges_are_slices_of_the_full_read_for_every_fixture() {
         assert_eq!(e.kind(), ErrorKind::InvalidInput, "{name}");
     }
     assert!(checked > 3000, "{checked}");
+}
+
+/// `RowReader::read_column` reads element `(r, c)` of every row asked for, as the C-order
+/// full read holds it (columns numbered as `Table` numbers them: the trailing axes
+/// flattened in C order), in both memory orders, 0-d to 5-D; and refuses rows or a column
+/// outside the table.
+#[test]
+fn columns_are_the_full_reads_columns_for_every_fixture() {
+    let mut checked = 0;
+    for (name, file) in fixtures() {
+        let full = read_bytes(&file, &opts()).unwrap();
+        let table = Table::of(full.header()).unwrap();
+        let (rows, cols) = (table.rows(), table.cols());
+        let whole = c_payload(&full);
+        let item = table.item_bytes();
+        let mut reader = RowReader::new(Cursor::new(&file), &opts()).unwrap();
+        for c in 0..cols.min(7) {
+            for (a, b) in [
+                (0, rows),
+                (rows / 2, rows),
+                (0, rows.min(1)),
+                (rows / 3, rows / 3 + rows.min(2) / 2),
+            ] {
+                let col = reader.read_column(c, a..b).unwrap();
+                assert_eq!(col.shape(), &[b - a], "{name}");
+                assert!(!col.fortran_order(), "{name}");
+                let want: Vec<u8> = (a..b)
+                    .flat_map(|r| {
+                        let at = (r * cols + c) * item;
+                        whole[at..at + item].to_vec()
+                    })
+                    .collect();
+                assert_eq!(c_payload(&col), want, "{name} column {c} rows {a}..{b}");
+                checked += 1;
+            }
+        }
+        let e = reader.read_column(cols, 0..rows).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{name}");
+        let e = reader.read_column(0, 0..rows + 1).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{name}");
+    }
+    assert!(checked > 2000, "{checked}");
 }
 
 #[test]
