@@ -218,6 +218,21 @@ fn hostile_inputs_are_rejected_in_bounded_memory() {
     .unwrap();
     assert_eq!(ok.len(), 4);
 
+    // A length the caller only declares (Opened::new) is checked against the header but
+    // never sizes an allocation: 16 bytes that claim 2 GiB, declared as 2 GiB long, end as
+    // a truncated read within the budget (a reservation of the claim would abort here).
+    let claim = npy(
+        1,
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (268435456,), }",
+        &[0u8; 16],
+    );
+    let declared = (claim.len() as u64 - 16) + (2u64 << 30);
+    ALLOC.set_limit(ALLOC.allocated() + BUDGET).unwrap();
+    let lied = npyguard::Opened::new(Cursor::new(&claim), Some(declared), &ReadOptions::default())
+        .and_then(npyguard::Opened::read);
+    ALLOC.set_limit(usize::MAX).unwrap();
+    assert_eq!(lied.unwrap_err().kind(), ErrorKind::Truncated);
+
     let peak = ALLOC.max_allocated().saturating_sub(baseline);
     println!("{}", report.join("\n"));
     println!(

@@ -146,11 +146,13 @@ impl<R> Opened<R> {
         }
     }
 
-    /// Marks the known length as not backed by bytes (an archive member's declared size
-    /// that its compressed bytes cannot produce): the payload then grows as bytes arrive.
+    /// Marks the known length as backed by real bytes (measured from the input itself: a
+    /// file's metadata, a seek to the end; or an archive member's declared size that its
+    /// compressed bytes can produce), so the payload is reserved whole at once. A length
+    /// a caller only declares ([`Opened::new`]) is checked but never sizes an allocation.
     #[cfg(feature = "std")]
-    pub(crate) fn unbacked(mut self) -> Opened<R> {
-        self.backed = false;
+    pub(crate) fn backed_by_bytes(mut self) -> Opened<R> {
+        self.backed = self.len.is_some();
         self
     }
 }
@@ -203,9 +205,12 @@ impl<'a> Opened<&'a [u8]> {
 #[cfg(feature = "std")]
 impl<R: Read> Opened<R> {
     /// Opens the `.npy` that starts at `input`'s position. `len` is the number of bytes the
-    /// input holds from there when known (a regular file's length, an archive member's
+    /// input declares it holds from there (a size from metadata, an archive member's
     /// declared size): it is checked before the first byte is read, and the header against
-    /// it; `None` for a stream, whose bytes are checked as they arrive.
+    /// it; `None` for a stream, whose bytes are checked as they arrive. A declared length
+    /// never sizes an allocation (the payload grows as bytes arrive): only lengths measured
+    /// from the input itself ([`Opened::file`], [`Opened::seekable`], [`Opened::from_slice`])
+    /// reserve the payload at once.
     pub fn new(input: R, len: Option<u64>, opts: &ReadOptions) -> Result<Opened<R>> {
         Opened::open_as(input, len, opts, None)
     }
@@ -232,7 +237,7 @@ impl<R: Read> Opened<R> {
             input,
             header,
             len,
-            backed: len.is_some(),
+            backed: false,
             opts: opts.clone(),
         })
     }
@@ -274,13 +279,13 @@ impl Opened<File> {
     /// device is read as a stream ([`file_length`]).
     pub fn file(file: File, opts: &ReadOptions) -> Result<Opened<File>> {
         let len = file_length(&file, opts)?;
-        Opened::new(file, len, opts)
+        Ok(Opened::new(file, len, opts)?.backed_by_bytes())
     }
 
     /// [`Opened::file`] for a door typed by `T`.
     pub(crate) fn file_of<T: Element>(file: File, opts: &ReadOptions) -> Result<Opened<File>> {
         let len = file_length(&file, opts)?;
-        Opened::open_as(file, len, opts, Some(check_type::<T>))
+        Ok(Opened::open_as(file, len, opts, Some(check_type::<T>))?.backed_by_bytes())
     }
 
     /// [`Opened::path`] for a door typed by `T`.
@@ -305,7 +310,7 @@ impl<R: Read + Seek> Opened<R> {
         input
             .seek(SeekFrom::Start(base))
             .map_err(|e| Error::io(0, e))?;
-        Opened::new(input, Some(end.saturating_sub(base)), opts)
+        Ok(Opened::new(input, Some(end.saturating_sub(base)), opts)?.backed_by_bytes())
     }
 
     /// Stream position of the input's first byte (the input is at the payload's start),

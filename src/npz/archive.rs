@@ -214,7 +214,12 @@ impl<R: Read + Seek> NpzArchive<R> {
         let size = member.size;
         self.run(index, true, |r, opts| {
             let opened = Opened::new(r, Some(size), opts)?;
-            if backed { opened } else { opened.unbacked() }.read_raw()
+            if backed {
+                opened.backed_by_bytes()
+            } else {
+                opened
+            }
+            .read_raw()
         })
     }
 
