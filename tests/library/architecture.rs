@@ -9,6 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+#[path = "../common/source.rs"]
+mod source;
+use source::{code, crate_code};
+
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
 fn root() -> PathBuf {
@@ -47,48 +51,6 @@ fn module_name(rel: &Path) -> String {
         parts.pop();
     }
     parts.join("::")
-}
-
-/// The code of a file without comments, string literals and its test module.
-fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests") {
-        Some(i) => &text[..i],
-        None => text,
-    };
-    let mut out = String::with_capacity(text.len());
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"/*") {
-            i += 2;
-            while i < b.len() && !b[i..].starts_with(b"*/") {
-                i += 1;
-            }
-            i += 2;
-        } else if b[i] == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push_str("\"\"");
-        } else if b[i] == b'\'' && i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') {
-            // A char literal ('x' or '\n'); lifetimes ('a) have no closing quote nearby.
-            i += if b[i + 1] == b'\\' { 2 } else { 1 };
-            while i < b.len() && b[i] != b'\'' {
-                i += 1;
-            }
-            i += 1;
-        } else {
-            out.push(b[i] as char);
-            i += 1;
-        }
-    }
-    out
 }
 
 fn is_ident(c: u8) -> bool {
@@ -483,23 +445,6 @@ fn functions_of_the_format_stage_fit_on_a_screen() {
     );
 }
 
-/// The code of every `.rs` file under `dir` (comments, strings and test modules removed).
-fn crate_code(dir: &Path) -> BTreeMap<PathBuf, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.insert(path.clone(), code(&std::fs::read_to_string(&path).unwrap()));
-            }
-        }
-    }
-    out
-}
-
 /// The checks a read makes before the payload are written once, in `io::opened` (the
 /// `checked` function): no other library module calls the pieces (the header read from a
 /// stream, the claim and length checks). `read_header` is the public header-only read.
@@ -543,56 +488,4 @@ fn the_read_checks_are_called_only_by_the_one_checked_opening() {
     for piece in ["check_size(", "check_opened(", "check_length("] {
         assert!(opened.contains(piece), "io::opened runs {piece}");
     }
-}
-
-/// Every front end (the CLI, the Python package, the DuckDB extension) opens a `.npy`
-/// through `npyguard::Opened` and never assembles the checks or calls the readers that
-/// wrap it: one way in, whatever the door.
-#[test]
-fn front_ends_open_inputs_only_through_opened() {
-    let front_ends = [
-        root().join("src/bin/npyguard"),
-        root().join("python/src"),
-        root().join("duckdb-npy/src"),
-    ];
-    let bypasses = [
-        "read_header(",
-        "check_length(",
-        "file_length(",
-        "Header::from_bytes(",
-        "Header::parse(",
-        "RowReader::new(",
-        "RowReader::open(",
-        "RowChunks::new(",
-        "View::new(",
-        "ArrayView::new(",
-        "read_raw_path(",
-        "read_raw_from(",
-        "validate_from(",
-        "npyguard::read_file(",
-        "npyguard::read_from(",
-        "npyguard::read_path(",
-        "npyguard::read_bytes(",
-    ];
-    let mut found = Vec::new();
-    for dir in &front_ends {
-        let files = crate_code(dir);
-        assert!(!files.is_empty(), "{} has sources", dir.display());
-        assert!(
-            files.values().any(|c| c.contains("Opened::")),
-            "{} opens its inputs through npyguard::Opened",
-            dir.display()
-        );
-        for (path, code) in files {
-            for b in bypasses {
-                if code.contains(b) {
-                    found.push(format!("{}: {b}", path.display()));
-                }
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "front ends opening inputs around npyguard::Opened: {found:#?}"
-    );
 }
