@@ -192,6 +192,21 @@ pub mod repr {
     };
 }
 
+/// NumPy's long double (`f16`, `c32`) as NumPy on x86-64 Linux writes it (x87 80-bit
+/// extended, padded to 16 bytes): an element's value as the nearest `f64` (ties to even;
+/// infinities, NaNs, subnormals and the encodings the x87 refuses are described at
+/// [`to_f64`](f80::to_f64)), and an `f64` as an element (exact).
+///
+/// ```
+/// use npyguard::{f80, Endian};
+/// let third = [0xab, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xfd, 0x3f, 0, 0, 0, 0, 0, 0];
+/// assert_eq!(f80::to_f64(&third, Endian::Little), 1.0 / 3.0);
+/// assert_eq!(f80::from_f64(1.0 / 3.0, Endian::Big)[6..8], [0x3f, 0xfd]);
+/// ```
+pub mod f80 {
+    pub use crate::format::f80::{from_f64, to_f64, LONG_DOUBLE_BYTES};
+}
+
 /// The README's examples, run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -62,7 +62,9 @@ impl Kind {
             Dtype::Bytes(w) => Kind::Bytes(*w),
             Dtype::Unicode(w, _) => Kind::Unicode(*w),
             Dtype::Void(w) => Kind::Void(*w),
-            Dtype::Record(_) => return Err(out_of_range()),
+            Dtype::Record(_) | Dtype::LongDouble(_) | Dtype::CLongDouble(_) => {
+                return Err(out_of_range())
+            }
         })
     }
 
@@ -152,6 +154,12 @@ pub(super) fn value_type(dtype: &Dtype) -> Result<(DataType, bool, HashMap<Strin
             };
             Ok((t, true, HashMap::new()))
         }
+        Dtype::LongDouble(_) | Dtype::CLongDouble(_) => Err(Error::unplaced(
+            ErrorKind::UnsupportedDtype,
+            "a dtype Arrow can hold (Arrow, Parquet and CSV have no long double; f16 and c32 \
+             would have to be rounded to f64)",
+        )
+        .found(dtype.typestr())),
         Dtype::Record(_) => Err(Error::unplaced(ErrorKind::UnsupportedDtype, "a scalar dtype for an Arrow dataset (convert record fields one at a time with Array::field)",
         )
         .found(dtype.typestr())),

@@ -276,6 +276,9 @@ pub(super) fn compatible(
     b: &Dtype,
     opts: &CompareOptions,
 ) -> std::result::Result<(), &'static str> {
+    if is_long_double(a) || is_long_double(b) {
+        return Err("long double (f16, c32) values are not compared (npyguard reads them only as bytes or as rounded f64)");
+    }
     if a.with_endian(Endian::Little) == b.with_endian(Endian::Little) {
         return Ok(());
     }
@@ -307,6 +310,15 @@ pub(super) fn compatible(
         _ => "these kinds of values cannot be compared",
     };
     Err(why)
+}
+
+/// Whether `d` is a long double, or a record holding one at any depth.
+fn is_long_double(d: &Dtype) -> bool {
+    match d {
+        Dtype::LongDouble(_) | Dtype::CLongDouble(_) => true,
+        Dtype::Record(r) => r.fields.iter().any(|f| is_long_double(&f.dtype)),
+        _ => false,
+    }
 }
 
 pub(super) fn is_record(d: &Dtype) -> bool {

@@ -90,7 +90,11 @@ pub(super) fn num_at(d: &ArrayData, i: usize) -> Option<Num> {
         Scalar::Float(f) => Num::Fl(f),
         Scalar::Complex(re, im) => Num::Cx(re, im),
         Scalar::Time(t) => Num::Time(t),
-        Scalar::Bytes(_) | Scalar::Str(_) | Scalar::Void(_) | Scalar::Record(_) => return None,
+        Scalar::Bytes(_)
+        | Scalar::Str(_)
+        | Scalar::Void(_)
+        | Scalar::LongDouble(_)
+        | Scalar::Record(_) => return None,
     })
 }
 

@@ -22,6 +22,7 @@ use crate::data::scalar::Scalar;
 use crate::data::storage::{units_per_element, ArrayData};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::dtype::{Dtype, Endian};
+use crate::format::f80::{self, LONG_DOUBLE_BYTES};
 use crate::format::header::Header;
 use crate::prelude::*;
 
@@ -247,9 +248,22 @@ impl Array {
     /// **Lossy above 2^53**: `f64` has a 53-bit significand, so `i64`/`u64`
     /// values (and datetimes) beyond ±2^53 are rounded to the nearest
     /// representable `f64` (2^53 + 1 becomes 2^53). Use the exact
-    /// [`ArrayData::I64`]/[`ArrayData::U64`] values when that matters. Complex
-    /// numbers, strings and records return `None`.
+    /// [`ArrayData::I64`]/[`ArrayData::U64`] values when that matters. A long double
+    /// (`f16`) is rounded to the nearest `f64` ([`f80::to_f64`](crate::f80::to_f64)).
+    /// Complex numbers, strings and records return `None`.
     pub fn to_f64_lossy(&self) -> Option<Vec<f64>> {
+        if let (Dtype::LongDouble(e), ArrayData::LongDouble(v)) = (self.dtype(), &self.data) {
+            return Some(
+                v.chunks_exact(LONG_DOUBLE_BYTES)
+                    .map(|c| {
+                        f80::to_f64(
+                            &<[u8; LONG_DOUBLE_BYTES]>::try_from(c).unwrap_or_default(),
+                            *e,
+                        )
+                    })
+                    .collect(),
+            );
+        }
         #[allow(clippy::cast_precision_loss)]
         let value = |s: Scalar<'_>| match s {
             Scalar::Bool(b) => Some(f64::from(u8::from(b))),

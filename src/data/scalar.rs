@@ -51,6 +51,9 @@ pub(crate) enum Scalar<'a> {
     Str(&'a [u32]),
     /// `V`: the raw bytes.
     Void(&'a [u8]),
+    /// `f16`, `c32`: the element's bytes in the dtype's byte order (16, or 32 for the two
+    /// parts of a complex), read as values by [`f80`](crate::f80).
+    LongDouble(&'a [u8]),
     /// A record's raw bytes (its fields are read through [`Array::field`](crate::Array::field)).
     Record(&'a [u8]),
 }
@@ -83,6 +86,9 @@ impl ArrayData {
             ArrayData::Bytes(v) => Some(Scalar::Bytes(unpadded(element(v, i, per)?, &0))),
             ArrayData::Unicode(v) => Some(Scalar::Str(unpadded(element(v, i, per)?, &0))),
             ArrayData::Void(v) => Some(Scalar::Void(element(v, i, per)?)),
+            ArrayData::LongDouble(v) | ArrayData::CLongDouble(v) => {
+                Some(Scalar::LongDouble(element(v, i, per)?))
+            }
             ArrayData::Record(v) => Some(Scalar::Record(element(v, i, per)?)),
         }
     }

@@ -55,6 +55,13 @@ macro_rules! dtype_families {
             C64([f32; 2]) for Dtype::C64(_) => 1,
             /// `c16` as `[re, im]`.
             C128([f64; 2]) for Dtype::C128(_) => 1,
+            /// `f16` (long double): each element's 16 bytes as the file holds them, in the
+            /// dtype's byte order (x87 extended in the 10 low-order bytes, then 6 padding
+            /// bytes, kept as written); [`format::f80`](crate::f80) gives their value.
+            LongDouble(u8) for Dtype::LongDouble(_) => 16,
+            /// `c32`: each element's 32 bytes as the file holds them: the real part's 16,
+            /// then the imaginary part's, each as in [`ArrayData::LongDouble`].
+            CLongDouble(u8) for Dtype::CLongDouble(_) => 32,
             /// `S<n>`: `n` bytes per element, NUL padded, concatenated.
             Bytes(u8) for Dtype::Bytes(n) => *n,
             /// `U<n>`: `n` UTF-32 code units per element, NUL padded, concatenated, as NumPy

@@ -7,6 +7,7 @@
 
 pub(crate) mod dtype;
 pub(crate) mod f16;
+pub(crate) mod f80;
 pub(crate) mod grammar;
 pub(crate) mod header;
 pub(crate) mod literal;

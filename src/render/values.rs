@@ -9,7 +9,8 @@ use crate::data::scalar::{Float, Scalar};
 use crate::data::storage::units_per_element;
 use crate::data::storage::ArrayData;
 use crate::error::Result;
-use crate::format::dtype::{Dtype, Field};
+use crate::format::dtype::{Dtype, Endian, Field};
+use crate::format::f80::{self, LONG_DOUBLE_BYTES};
 use crate::format::repr::{py_bytes, py_f16, py_f32, py_float, py_str_units};
 
 use crate::render::bounds::{unbacked_items, EDGE};
@@ -21,7 +22,9 @@ pub enum Style {
     /// decimal that reads back in their own precision, `"nan"`, `"inf"`, `"-inf"`, complex
     /// as `[re, im]`, records as lists of field values, `S` as latin-1 strings with trailing
     /// NULs stripped, `U` as strings (a lone surrogate as its `\\u` escape, as Python's
-    /// `json.dumps` writes it), `V` as byte lists, datetimes as integers (`"NaT"`).
+    /// `json.dumps` writes it), `V` as byte lists, datetimes as integers (`"NaT"`), long
+    /// doubles (`f16`, `c32`) as their nearest `f64` ([`f80::to_f64`](crate::f80::to_f64);
+    /// `tolist()` gives `np.longdouble` objects, whose extra digits JSON numbers lose).
     /// A `U` code unit above U+10FFFF is refused
     /// ([`ErrorKind::BadPayload`](crate::ErrorKind::BadPayload)), as NumPy's `tolist()` fails
     /// on it.
@@ -107,6 +110,7 @@ impl<'a> Renderer<'a> {
                 let items: Vec<String> = b.iter().map(u8::to_string).collect();
                 format!("[{}]", items.join(", "))
             }
+            Scalar::LongDouble(b) => self.long_double(b),
             Scalar::Record(_) => self.record(i),
         };
         out.push_str(&s);
@@ -122,6 +126,20 @@ impl<'a> Renderer<'a> {
         match (self.style, wide.is_finite()) {
             (Style::Json, false) => format!("\"{text}\""),
             _ => text,
+        }
+    }
+
+    /// A long double (16 bytes) or its complex pair (32) as the nearest `f64`s.
+    fn long_double(&self, bytes: &[u8]) -> String {
+        let e = self.array.dtype().endian().unwrap_or(Endian::Little);
+        let mut parts = bytes.chunks_exact(LONG_DOUBLE_BYTES).map(|c| {
+            let element = <[u8; LONG_DOUBLE_BYTES]>::try_from(c).unwrap_or_default();
+            self.float(Float::Double(f80::to_f64(&element, e)))
+        });
+        match (parts.next(), parts.next()) {
+            (Some(re), Some(im)) => self.pair(re, im),
+            (Some(x), None) => x,
+            _ => String::new(),
         }
     }
 

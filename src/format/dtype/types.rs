@@ -199,6 +199,14 @@ pub enum Dtype {
     C64(Endian),
     /// `c16`: two `f8`, real then imaginary.
     C128(Endian),
+    /// `f16`: `np.longdouble` as NumPy on x86-64 Linux writes it: the x87 80-bit extended
+    /// format (64-bit significand with an explicit integer bit, 15-bit exponent, sign) in
+    /// the first 10 bytes of the little-endian value, padded to 16 bytes. Other platforms'
+    /// `long double` (IEEE binary128 on aarch64 Linux) is not assumed; the bytes are kept as
+    /// stored and only [`format::f80`](crate::f80) gives them a value.
+    LongDouble(Endian),
+    /// `c32`: two `f16` long doubles, real then imaginary.
+    CLongDouble(Endian),
     /// `S<n>`: fixed-length bytes, NUL padded.
     Bytes(usize),
     /// `U<n>`: fixed-length string of `n` UTF-32 code units.
@@ -222,7 +230,8 @@ impl Dtype {
             Dtype::I32(_) | Dtype::U32(_) | Dtype::F32(_) => 4,
             Dtype::I64(_) | Dtype::U64(_) | Dtype::F64(_) | Dtype::C64(_) => 8,
             Dtype::DateTime(..) | Dtype::TimeDelta(..) => 8,
-            Dtype::C128(_) => 16,
+            Dtype::C128(_) | Dtype::LongDouble(_) => 16,
+            Dtype::CLongDouble(_) => 32,
             Dtype::Bytes(n) | Dtype::Void(n) => *n,
             // Checked at construction: n * 4 fits.
             Dtype::Unicode(n, _) => n.saturating_mul(4),
@@ -244,6 +253,8 @@ impl Dtype {
             | Dtype::F64(e)
             | Dtype::C64(e)
             | Dtype::C128(e)
+            | Dtype::LongDouble(e)
+            | Dtype::CLongDouble(e)
             | Dtype::Unicode(_, e)
             | Dtype::DateTime(_, e)
             | Dtype::TimeDelta(_, e) => Some(*e),
@@ -271,6 +282,8 @@ impl Dtype {
             Dtype::F64(_) => Dtype::F64(e),
             Dtype::C64(_) => Dtype::C64(e),
             Dtype::C128(_) => Dtype::C128(e),
+            Dtype::LongDouble(_) => Dtype::LongDouble(e),
+            Dtype::CLongDouble(_) => Dtype::CLongDouble(e),
             Dtype::Unicode(n, _) => Dtype::Unicode(*n, e),
             Dtype::DateTime(u, _) => Dtype::DateTime(*u, e),
             Dtype::TimeDelta(u, _) => Dtype::TimeDelta(*u, e),
@@ -301,6 +314,8 @@ impl Dtype {
             Dtype::F64(_) => "f8".to_string(),
             Dtype::C64(_) => "c8".to_string(),
             Dtype::C128(_) => "c16".to_string(),
+            Dtype::LongDouble(_) => "f16".to_string(),
+            Dtype::CLongDouble(_) => "c32".to_string(),
             Dtype::Bytes(n) => format!("S{n}"),
             Dtype::Unicode(n, _) => format!("U{n}"),
             Dtype::Void(n) => format!("V{n}"),

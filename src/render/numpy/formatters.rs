@@ -93,6 +93,15 @@ impl Format {
                 Format::Str
             }
             (ArrayData::Void(_), _) => Format::Void,
+            (ArrayData::LongDouble(_) | ArrayData::CLongDouble(_), dtype) => {
+                return Err(Error::unplaced(
+                    ErrorKind::UnsupportedDtype,
+                    "a dtype whose NumPy repr npyguard reproduces (NumPy prints long double \
+                     (f16, c32) with Dragon4 over the 64-bit x87 significand, which npyguard \
+                     does not implement)",
+                )
+                .found(dtype.typestr()))
+            }
             (ArrayData::Record(_), Dtype::Record(record)) => {
                 Format::Record(FieldFormat::all(data, record, opts)?)
             }
