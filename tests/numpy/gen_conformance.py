@@ -10,7 +10,13 @@ in records), records with no field (itemsize 0, or padding only), fields named '
 a title's name), titles ('' among them), auto-named (commastring) fields, padding NumPy
 takes for a field named '' (V and subarrays), lone surrogates and code units up to
 U+10FFFF in U arrays, control characters in field names (escaped and raw); multi-byte
-types in both byte orders, 2-D arrays in both memory orders.
+types in both byte orders, 2-D arrays in both memory orders; long double (`f16`, `c32`: x87
+extended padded to 16 bytes, as NumPy on x86-64 Linux writes it; 1-D with 1/3, 1e4000, -0,
+inf, nan, the smallest subnormal and the largest value, 2-D in both memory orders, both byte
+orders, in a record, and one file whose padding bytes are not zero). The generator zeroes
+the padding of the other long double files (NumPy leaves it as memory held it), so that
+rerunning gives identical files; long double values in the manifest are `float(x)`, the
+nearest f64, as npyguard's `render::values` writes them.
 
 For every file the manifest (tests/fixtures/conformance/manifest.json, one object a line)
 records what NumPy reads: `descr` (repr of np.lib.format.dtype_to_descr of the loaded
@@ -34,6 +40,7 @@ Usage: python3 tests/numpy/gen_conformance.py [OUT_DIR]
 
 import io
 import json
+import math
 import struct
 import sys
 import tempfile
@@ -91,6 +98,13 @@ def json_str(s):
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in out)
 
 
+def json_float(x):
+    """A float as render::values writes it: repr, with nan and infinities quoted (JSON has
+    none); a long double as float(x), the nearest f64."""
+    x = float(x)
+    return repr(x) if math.isfinite(x) else f'"{x!r}"'
+
+
 def enc(a):
     """JSON text of ndarray `a` as npyguard's render::values(Style::Json) writes it."""
     if a.ndim > 0:
@@ -104,9 +118,9 @@ def enc(a):
     if dt.kind in "iu":
         return str(int(x))
     if dt.kind == "f":
-        return repr(float(x))
+        return json_float(x)
     if dt.kind == "c":
-        return f"[{float(x.real)!r}, {float(x.imag)!r}]"
+        return f"[{json_float(x.real)}, {json_float(x.imag)}]"
     if dt.kind == "S":
         return json_str(bytes(x).decode("latin-1"))
     if dt.kind == "U":
@@ -114,6 +128,34 @@ def enc(a):
     if dt.kind == "V":
         return "[" + ", ".join(str(b) for b in bytes(x)) + "]"
     raise ValueError(f"no encoding for {dt}")
+
+
+def zero_long_double_padding(a):
+    """Zeroes the 6 padding bytes of every long double in `a` (NumPy leaves them as memory
+    held them), so that the files do not change from run to run."""
+    def go(view):
+        dt = view.dtype
+        if dt.names is not None:
+            for name in dt.names:
+                go(view[name])
+            return
+        base = dt.subdtype[0] if dt.subdtype is not None else dt
+        if base.kind in "fc" and base.itemsize in (16, 32):
+            raw = np.ascontiguousarray(view).view(np.uint8).reshape(-1, 16).copy()
+            lo = slice(0, 6) if base.byteorder == ">" else slice(10, 16)
+            raw[:, lo] = 0
+            view[...] = raw.reshape(-1).view(view.dtype).reshape(view.shape)
+    go(a)
+    return a
+
+
+def long_double_values(e):
+    """1-D long doubles in byte order `e`: 1/3, 1e4000, -0, inf, nan, the smallest
+    subnormal and the largest finite value (np.finfo), 1, -2.5."""
+    ld = np.longdouble
+    fi = np.finfo(ld)
+    vals = [ld(1) / ld(3), ld("1e4000"), -ld(0), ld("inf"), ld("nan"), fi.smallest_subnormal, fi.max, ld(1), ld(-2.5)]
+    return zero_long_double_padding(np.array(vals, dtype=e + "f16"))
 
 
 def field_view(dtype_, n=3):
@@ -161,6 +203,24 @@ def cases():
             np.array([("\ud800x", 1)], dtype=[("s", e + "U2"), ("i", e + "i2")]),
         )
         add(f"U0_{tag}", field_view(e + "U0"))
+        add(f"longdouble_{tag}", long_double_values(e))
+        add(f"longdouble_2d_{tag}", zero_long_double_padding(fill(np.zeros((2, 3), dtype=e + "f16"))))
+        add(
+            f"longdouble_2d_F_{tag}",
+            zero_long_double_padding(np.asfortranarray(fill(np.zeros((2, 3), dtype=e + "f16")))),
+        )
+        cl = np.zeros(4, dtype=e + "c32")
+        cl[:] = [1 + 2j, -0.0 - 1j, complex("inf"), 0.1]
+        cl[3] = np.clongdouble(np.longdouble(1) / 3 + 1j * np.longdouble("1e-4000"))
+        add(f"clongdouble_{tag}", zero_long_double_padding(cl))
+        add(
+            f"longdouble_record_{tag}",
+            zero_long_double_padding(fill(np.zeros(2, dtype=[("a", e + "f16"), ("b", e + "i2"), ("c", e + "c32", (2,))]))),
+        )
+    pad = long_double_values("<")
+    raw = pad.view(np.uint8).reshape(-1, 16)
+    raw[:, 10:] = np.arange(6 * len(pad), dtype=np.uint8).reshape(-1, 6) + 1
+    add("longdouble_padding_kept", pad)
     add("nested2_v2", fill(np.zeros(2, dtype=[("c", ("<f8", (5,)), (2,))])), "v2")
     add("nested3_v3", fill(np.zeros(2, dtype=[("c", (("<i2", (2,)), (3,)), (2,))])), "v3")
     add("nested_utf8_name", fill(np.zeros(2, dtype=[("\u540d", ("<i4", (2,)), (2,))])))
