@@ -154,6 +154,13 @@ impl Kind {
                 Kind::Interval
             }
             Dtype::TimeDelta(..) => Kind::Counts,
+            Dtype::LongDouble(_) | Dtype::CLongDouble(_) => {
+                return Err(format!(
+                    "a dtype with a DuckDB type (DuckDB has no long double: convert with \
+                     numpy's astype(np.float64) and save it), found {}",
+                    dtype.typestr()
+                ))
+            }
             other => {
                 return Err(format!(
                     "a dtype with a DuckDB type (records are not supported: read one field with \
@@ -277,6 +284,14 @@ mod tests {
         ];
         for (t, sql) in table {
             assert_eq!(kind(t).unwrap().sql(), sql, "{t}");
+        }
+    }
+
+    #[test]
+    fn long_double_is_refused_naming_the_dtype() {
+        for t in ["<f16", ">f16", "<c32", ">c32"] {
+            let err = kind(t).unwrap_err();
+            assert!(err.contains("long double") && err.contains(t), "{t}: {err}");
         }
     }
 

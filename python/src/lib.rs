@@ -315,7 +315,7 @@ fn header_stream<'py>(
 /// `np.save`'s header bytes (preamble, dict, padding, newline; version 1.0, 2.0 or 3.0 as
 /// `np.save` chooses) for the header dict `text` (`{'descr': ..., 'fortran_order': ...,
 /// 'shape': ..., }`), which npyguard parses and validates first: a dtype npyguard does not
-/// write (objects, long doubles) raises `npyguard.Error`.
+/// write (objects) raises `npyguard.Error`.
 #[pyfunction]
 fn save_header<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyBytes>> {
     let header = raw::parse_dict_text(text).py_err(py)?;

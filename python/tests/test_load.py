@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npyguard
-from conftest import ACCEPTED, NPY_FIXTURES
+from conftest import ACCEPTED, FIXTURES, NPY_FIXTURES
 
 
 def assert_same(a: np.ndarray, b: np.ndarray) -> None:
@@ -121,6 +121,31 @@ def test_stream_stops_after_the_payload_with_trailing_bytes_allowed():
     a = npyguard.load(buf, allow_trailing_bytes=True)
     b = npyguard.load(buf)
     assert a.tolist() == [0, 1, 2] and b.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+CONFORMANCE = FIXTURES / "conformance"
+LONG_DOUBLE = sorted(CONFORMANCE.glob("*longdouble*.npy"))
+
+
+@pytest.mark.parametrize("path", LONG_DOUBLE, ids=lambda p: p.name)
+def test_long_double_loads_as_np_load(path):
+    """np.longdouble / np.clongdouble files (grammar/DEVIATIONS.md a29): the same dtype and
+    bytes as np.load, padding bytes included; npyguard.save writes np.save's bytes."""
+    expected = np_load(path)
+    assert expected.dtype.itemsize in (16, 32) or expected.dtype.names is not None
+    data = path.read_bytes()
+    assert_same(npyguard.load(path), expected)
+    assert_same(npyguard.load(data), expected)
+    assert_same(npyguard.load(io.BytesIO(data)), expected)
+    got = io.BytesIO()
+    npyguard.save(got, expected)
+    want = io.BytesIO()
+    np.save(want, expected)
+    assert got.getvalue() == want.getvalue()
+
+
+def test_long_double_fixtures_exist():
+    assert len(LONG_DOUBLE) >= 11
 
 
 def test_save_refuses_object_arrays(tmp_path):

@@ -904,6 +904,8 @@ fn typestr_parts(d: &Dtype) -> (Option<char>, String) {
         Dtype::F64(e) => (p(e), "f8".into()),
         Dtype::C64(e) => (p(e), "c8".into()),
         Dtype::C128(e) => (p(e), "c16".into()),
+        Dtype::LongDouble(e) => (p(e), "f16".into()),
+        Dtype::CLongDouble(e) => (p(e), "c32".into()),
         Dtype::Bytes(n) => (None, format!("S{n}")),
         Dtype::Unicode(n, e) => (p(e), format!("U{n}")),
         Dtype::Void(n) => (None, format!("V{n}")),

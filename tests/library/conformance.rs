@@ -119,7 +119,10 @@ fn holds_long_double(d: &npyguard::Dtype) -> bool {
 fn long_double_files_hold_numpys_values() {
     use npyguard::{f80, ArrayData, Dtype, Endian};
     let third = 1.0f64 / 3.0;
-    for (file, e) in [("longdouble_le.npy", Endian::Little), ("longdouble_be.npy", Endian::Big)] {
+    for (file, e) in [
+        ("longdouble_le.npy", Endian::Little),
+        ("longdouble_be.npy", Endian::Big),
+    ] {
         let a = read_path(dir().join(file), &ReadOptions::default()).unwrap();
         assert_eq!(a.dtype(), &Dtype::LongDouble(e));
         let v = a.to_f64_lossy().unwrap();
@@ -131,13 +134,25 @@ fn long_double_files_hold_numpys_values() {
         assert_eq!(v[5], 0.0, "the smallest x87 subnormal is below f64's");
         assert_eq!(v[6], f64::INFINITY);
         assert_eq!(&v[7..], &[1.0, -2.5]);
-        let ArrayData::LongDouble(bytes) = a.data() else { panic!("{:?}", a.data()) };
+        let ArrayData::LongDouble(bytes) = a.data() else {
+            panic!("{:?}", a.data())
+        };
         for (k, x) in [(2, -0.0), (3, f64::INFINITY), (7, 1.0), (8, -2.5)] {
-            assert_eq!(&bytes[k * 16..k * 16 + 16], &f80::from_f64(x, e), "element {k}");
+            assert_eq!(
+                &bytes[k * 16..k * 16 + 16],
+                &f80::from_f64(x, e),
+                "element {k}"
+            );
         }
     }
-    let a = read_path(dir().join("longdouble_padding_kept.npy"), &ReadOptions::default()).unwrap();
-    let ArrayData::LongDouble(bytes) = a.data() else { panic!() };
+    let a = read_path(
+        dir().join("longdouble_padding_kept.npy"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    let ArrayData::LongDouble(bytes) = a.data() else {
+        panic!()
+    };
     assert_eq!(&bytes[10..16], &[1, 2, 3, 4, 5, 6]);
     assert_eq!(a.to_f64_lossy().unwrap()[0], third);
 }

@@ -623,7 +623,7 @@ fn typestr_refusals(s: &str) -> Vec<ErrorKind> {
     // `|` ("not applicable") leaves the byte order of a multi-byte type unknown.
     let multi_byte = matches!(
         code,
-        "i2" | "i4" | "i8" | "u2" | "u4" | "u8" | "f2" | "f4" | "f8" | "c8" | "c16"
+        "i2" | "i4" | "i8" | "u2" | "u4" | "u8" | "f2" | "f4" | "f8" | "c8" | "c16" | "f16" | "c32"
     ) || code.starts_with(['U', 'M', 'm']);
     if order == "|" && multi_byte {
         allowed.push(ErrorKind::BadDescr);
@@ -947,6 +947,8 @@ const REAL_TYPESTRS: &[&str] = &[
     ">i2",
     "=u8",
     "<c16",
+    "<f16",
+    ">c32",
     "|S10",
     "<U5",
     "|V16",
@@ -1122,6 +1124,9 @@ fn known_typestrs() {
         "|S0",
         "<U0",
         "|V0",
+        "<f16",
+        ">f16",
+        "<c32",
     ] {
         assert!(
             recognize("full_typestr", s).is_some(),
@@ -1130,7 +1135,7 @@ fn known_typestrs() {
         assert!(Dtype::from_typestr(s).is_ok(), "from_typestr refuses {s:?}");
     }
     for s in [
-        "f8", "<f16", "<S", "<S00", "<S05", "<M8[]", "<M8[0s]", "<M8[ns", "<O", "<i8 ",
+        "f8", "<f12", "<c24", "<S", "<S00", "<S05", "<M8[]", "<M8[0s]", "<M8[ns", "<O", "<i8 ",
     ] {
         assert!(
             recognize("full_typestr", s).is_none(),

@@ -587,6 +587,18 @@ def hostile_checks(con, tmp):
     print(f"hostile: {n} inputs, each an error (or a value) on one connection that kept working")
 
 
+def long_double_checks(con, tmp):
+    """np.longdouble ('<f16', '>f16', '<c32'): DuckDB has no long double; the scan refuses
+    it naming the dtype and the file (npyguard reads the file, grammar/DEVIATIONS.md a29)."""
+    conf = FIXTURES / "conformance"
+    for name, typestr in (("longdouble_le.npy", "<f16"), ("longdouble_be.npy", ">f16"),
+                          ("clongdouble_le.npy", "<c32")):
+        path = conf / name
+        msg = expect_error(con, f"SELECT * FROM read_npy({lit(path)})", f"long double {name}", path)
+        check(msg is not None and "long double" in msg and typestr in msg, f"{name}: the dtype is named: {msg}")
+    print("long double: refused by name in 3 files")
+
+
 def main():
     ext = extension_path()
     check(duckdb.__version__ == PIN, f"Python duckdb is {duckdb.__version__}, pinned {PIN} "
@@ -600,6 +612,7 @@ def main():
         npz_checks(con, tmp)
         fixed_size_checks(con, tmp)
         hostile_checks(con, tmp)
+        long_double_checks(con, tmp)
     print(f"duckdb_extension: {checks} checks, {len(failures)} failures (duckdb {duckdb.__version__}, {ext})")
     sys.exit(1 if failures else 0)
 

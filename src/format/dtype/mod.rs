@@ -96,7 +96,7 @@ mod tests {
                 "{bad}"
             );
         }
-        for unsup in ["<f16", "<c32", "|O", "|O8"] {
+        for unsup in ["<f12", "<c24", "|O", "|O8"] {
             assert_eq!(
                 typestr(unsup).unwrap_err().kind(),
                 ErrorKind::UnsupportedDtype,
@@ -104,10 +104,16 @@ mod tests {
             );
         }
         assert!(typestr("|O").unwrap_err().to_string().contains("pickle"));
-        assert!(typestr("<f16")
-            .unwrap_err()
-            .to_string()
-            .contains("platform-dependent"));
+        assert!(typestr("<f12").unwrap_err().to_string().contains("f12"));
+        assert_eq!(typestr("<f16").unwrap(), Dtype::LongDouble(Endian::Little));
+        assert_eq!(typestr(">c32").unwrap(), Dtype::CLongDouble(Endian::Big));
+        assert_eq!(typestr(">c32").unwrap().typestr(), ">c32");
+        assert_eq!(typestr("<f16").unwrap().itemsize(), 16);
+        assert_eq!(
+            typestr("|f16").unwrap_err().kind(),
+            ErrorKind::BadDescr,
+            "'|' before a long double"
+        );
         assert_eq!(
             typestr("|S99999999999999999999999").unwrap_err().kind(),
             ErrorKind::ShapeOverflow
