@@ -216,7 +216,7 @@ mod tests {
         // 1 + 2^-53 is halfway between 1 and 1 + 2^-52: ties to even (1).
         assert_eq!(value(one | (1 << 10), 0x3fff), 1.0);
         // 1 + 3 * 2^-53: halfway, rounds up to the even 1 + 2^-51.
-        assert_eq!(value(one | (3 << 10), 0x3fff), 1.0 + 2f64.powi(-51));
+        assert_eq!(value(one | (3 << 10), 0x3fff), 1.0 + 2.0 * f64::EPSILON);
         // Just above halfway rounds up.
         assert_eq!(value(one | (1 << 10) | 1, 0x3fff), 1.0 + f64::EPSILON);
         // The largest significand rounds up into the next binade.
