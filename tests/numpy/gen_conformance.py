@@ -158,6 +158,21 @@ def long_double_values(e):
     return zero_long_double_padding(np.array(vals, dtype=e + "f16"))
 
 
+def long_double_rounding():
+    """Long doubles where rounding to f64 matters, computed by NumPy (float(x) of each is the
+    manifest's value): halfway and near-halfway significands (ties to even), values around
+    f64's largest, smallest normal and smallest subnormal, both signs; deterministic."""
+    ld = np.longdouble
+    eps = np.finfo(ld).eps  # 2^-63
+    vals = []
+    for base in (ld(1), ld(1.5), ld(2) ** 1023, ld(2) ** -1022, ld(2) ** -1074, ld(2) ** -1075,
+                 ld(np.finfo(np.float64).max), ld(3) * ld(2) ** -1076):
+        for k in (0, 1, 1023, 1024, 1025, 2047, 2048, 2049, 3072, -1024, -2048):
+            vals.append(base + base * eps * k)
+    vals += [-v for v in vals[:11]]
+    return zero_long_double_padding(np.array(vals, dtype="<f16"))
+
+
 def field_view(dtype_, n=3):
     """A zero-width field taken out of a record: how np.save comes to write '|S0' etc."""
     return np.zeros(n, dtype=[("a", dtype_)])["a"]
@@ -221,6 +236,7 @@ def cases():
     raw = pad.view(np.uint8).reshape(-1, 16)
     raw[:, 10:] = np.arange(6 * len(pad), dtype=np.uint8).reshape(-1, 6) + 1
     add("longdouble_padding_kept", pad)
+    add("longdouble_rounding", long_double_rounding())
     add("nested2_v2", fill(np.zeros(2, dtype=[("c", ("<f8", (5,)), (2,))])), "v2")
     add("nested3_v3", fill(np.zeros(2, dtype=[("c", (("<i2", (2,)), (3,)), (2,))])), "v3")
     add("nested_utf8_name", fill(np.zeros(2, dtype=[("\u540d", ("<i4", (2,)), (2,))])))
