@@ -414,9 +414,10 @@ impl<T: Element> NpyArray<T> {
         }
     }
 
-    /// The array in C (row-major) order: itself when it already is, else reindexed into a
-    /// new buffer (huge-page memory when large, as reads use; no pre-filling pass) on two
-    /// threads for large arrays.
+    /// The array in C (row-major) order: itself when it already is; a square matrix is
+    /// transposed where it lies (no second buffer); anything else is reindexed into a new
+    /// buffer (huge-page memory when large, as reads use; no pre-filling pass). Large arrays
+    /// use two threads.
     ///
     /// ```
     /// use npyguard::{Endian, NpyArray};
@@ -426,14 +427,16 @@ impl<T: Element> NpyArray<T> {
     /// assert!(!c.fortran_order());
     /// assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6]);
     /// ```
-    pub fn into_c_order(self) -> NpyArray<T> {
+    pub fn into_c_order(mut self) -> NpyArray<T> {
         if !self.fortran_order() {
             return self;
         }
-        let data = layout::fortran_to_c_buffer(T::direct(), &self.data, self.shape(), 1);
-        let mut header = self.header;
-        header.set_fortran_order(false);
-        NpyArray { header, data }
+        if !layout::fortran_to_c_in_place(self.data.as_mut_slice(), self.header.shape()) {
+            self.data =
+                layout::fortran_to_c_buffer(T::direct(), &self.data, self.header.shape(), 1);
+        }
+        self.header.set_fortran_order(false);
+        self
     }
 
     /// The element at a logical (row-major) multi-index, whatever the memory order.

@@ -366,6 +366,162 @@ fn advance(idx: &mut [usize], dims: &[usize]) -> bool {
     false
 }
 
+/// Reorders a Fortran-order square matrix (shape `(n, n)`, one unit per element) into C order
+/// where it lies, which for a square is a transpose in place: no second buffer, and half the
+/// memory traffic of [`fortran_to_c_buffer`] (each value is read and written once, into lines
+/// already in cache; a fresh buffer is also zeroed by the kernel and read before it is written).
+/// Large matrices use two threads. `false` (and `data` untouched) for any other shape.
+pub(crate) fn fortran_to_c_in_place<T: Copy + Send>(data: &mut [T], shape: &[usize]) -> bool {
+    let &[n, m] = shape else { return false };
+    if n != m || n < 2 || element_count(shape) != Some(data.len()) {
+        return false;
+    }
+    let mut rows: Vec<&mut [T]> = data.chunks_exact_mut(n).collect();
+    if data_units(n) >= PARALLEL_UNITS && parallelism() >= 2 {
+        square_on_two_threads(&mut rows, n);
+    } else {
+        square(&mut rows, 0, &mut Tiles::default());
+    }
+    true
+}
+
+/// Units of an `n` × `n` matrix (saturating).
+fn data_units(n: usize) -> usize {
+    n.saturating_mul(n)
+}
+
+/// Transposes the `n` × `n` matrix `rows` in two parallel phases: first the two diagonal
+/// quadrants (one each), then the two halves of the off-diagonal exchange. The halves use
+/// disjoint rows and columns, so each thread holds only the row pieces it writes.
+fn square_on_two_threads<T: Copy + Send>(rows: &mut [&mut [T]], n: usize) {
+    let h = n / 2;
+    let q = h / 2;
+    let (top, bottom) = rows.split_at_mut(h);
+    // Bottom rows split at column q: [0, q) pairs with the first half of the top rows.
+    let (mut low, mut high): (Vec<&mut [T]>, Vec<&mut [T]>) =
+        bottom.iter_mut().map(|r| r.split_at_mut(q)).unzip();
+    in_parallel(
+        || square(top, 0, &mut Tiles::default()),
+        || square(&mut high, h.saturating_sub(q), &mut Tiles::default()),
+    );
+    let (first, second) = top.split_at_mut(q);
+    in_parallel(
+        || exchange(first, h, &mut low, 0, &mut Tiles::default()),
+        || exchange(second, h, &mut high, 0, &mut Tiles::default()),
+    );
+}
+
+/// Two tiles' worth of scratch space, kept across tiles.
+struct Tiles<T> {
+    a: Vec<T>,
+    b: Vec<T>,
+}
+
+impl<T> Default for Tiles<T> {
+    fn default() -> Self {
+        Tiles {
+            a: Vec::new(),
+            b: Vec::new(),
+        }
+    }
+}
+
+/// Transposes in place the square whose rows are `rows` and whose columns start at `col`
+/// (as many as there are rows): the two diagonal quadrants recursively, then the exchange
+/// of the other two. Recursion halves the side, so it ends in cache-sized squares.
+fn square<T: Copy>(rows: &mut [&mut [T]], col: usize, tiles: &mut Tiles<T>) {
+    let m = rows.len();
+    if m <= TILE {
+        return small_square(rows, col);
+    }
+    let h = m / 2;
+    let (top, bottom) = rows.split_at_mut(h);
+    square(top, col, tiles);
+    square(bottom, col.saturating_add(h), tiles);
+    exchange(top, col.saturating_add(h), bottom, col, tiles);
+}
+
+/// The base case of [`square`]: swaps each value above the diagonal with its mirror.
+fn small_square<T: Copy>(rows: &mut [&mut [T]], col: usize) {
+    for j in 1..rows.len() {
+        let (upper, lower) = rows.split_at_mut(j);
+        let Some(row_j) = lower.first_mut() else {
+            return;
+        };
+        for (i, row_i) in upper.iter_mut().enumerate() {
+            if let (Some(x), Some(y)) = (
+                row_i.get_mut(col.saturating_add(j)),
+                row_j.get_mut(col.saturating_add(i)),
+            ) {
+                core::mem::swap(x, y);
+            }
+        }
+    }
+}
+
+/// Exchanges `a` (p rows, columns from `a_col`, as many as `b` has rows) with the transpose
+/// of `b` (q rows, columns from `b_col`, as many as `a` has rows): `a[i][j]` ↔ `b[j][i]`,
+/// tile by tile through two scratch tiles.
+fn exchange<T: Copy>(
+    a: &mut [&mut [T]],
+    a_col: usize,
+    b: &mut [&mut [T]],
+    b_col: usize,
+    tiles: &mut Tiles<T>,
+) {
+    let (p, q) = (a.len(), b.len());
+    for i0 in (0..p).step_by(TILE) {
+        let i1 = i0.saturating_add(TILE).min(p);
+        for j0 in (0..q).step_by(TILE) {
+            let j1 = j0.saturating_add(TILE).min(q);
+            let (Some(a_rows), Some(b_rows)) = (a.get_mut(i0..i1), b.get_mut(j0..j1)) else {
+                return;
+            };
+            let a_cols = a_col.saturating_add(j0)..a_col.saturating_add(j1);
+            let b_cols = b_col.saturating_add(i0)..b_col.saturating_add(i1);
+            exchange_tile(a_rows, a_cols, b_rows, b_cols, tiles);
+        }
+    }
+}
+
+/// One tile of [`exchange`]: both tiles are copied out row by row, then each is written from
+/// the other's copy, read down its columns (in cache), in whole rows.
+fn exchange_tile<T: Copy>(
+    a: &mut [&mut [T]],
+    a_cols: core::ops::Range<usize>,
+    b: &mut [&mut [T]],
+    b_cols: core::ops::Range<usize>,
+    tiles: &mut Tiles<T>,
+) {
+    copy_out(a, &a_cols, &mut tiles.a);
+    copy_out(b, &b_cols, &mut tiles.b);
+    copy_in_transposed(a, &a_cols, &tiles.b);
+    copy_in_transposed(b, &b_cols, &tiles.a);
+}
+
+/// The tile `rows` × `cols`, row after row, into `out`.
+fn copy_out<T: Copy>(rows: &[&mut [T]], cols: &core::ops::Range<usize>, out: &mut Vec<T>) {
+    out.clear();
+    for row in rows {
+        out.extend_from_slice(row.get(cols.clone()).unwrap_or_default());
+    }
+}
+
+/// Writes the tile `rows` × `cols` from `tile`, the row-by-row copy of a tile with the
+/// transposed shape: row `i` of the destination is column `i` of `tile`.
+fn copy_in_transposed<T: Copy>(rows: &mut [&mut [T]], cols: &core::ops::Range<usize>, tile: &[T]) {
+    let width = rows.len();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let Some(out) = row.get_mut(cols.clone()) else {
+            continue;
+        };
+        let column = tile.iter().skip(i).step_by(width.max(1));
+        for (o, &v) in out.iter_mut().zip(column) {
+            *o = v;
+        }
+    }
+}
+
 /// Reorders Fortran-order `data` of `shape` into C order.
 ///
 /// `data.len()` must equal the product of `shape`; otherwise the input is returned unchanged.
@@ -414,6 +570,25 @@ mod tests {
                 data[f]
             })
             .collect()
+    }
+
+    #[test]
+    fn square_matrices_are_transposed_in_place_as_the_reindex_does() {
+        // 1025 x 1025 is past PARALLEL_UNITS: the two-thread phases; odd sides split unevenly.
+        for n in [2usize, 3, 31, 32, 33, 64, 65, 100, 1025] {
+            let data: Vec<u32> = (0..(n * n) as u32).collect();
+            let mut inplace = data.clone();
+            assert!(fortran_to_c_in_place(&mut inplace, &[n, n]), "{n}");
+            assert_eq!(inplace, naive(&data, &[n, n]), "{n}");
+        }
+        for shape in [vec![2, 3], vec![4], vec![2, 2, 2], vec![1, 1]] {
+            let len: usize = shape.iter().product();
+            let mut data: Vec<u32> = (0..len as u32).collect();
+            assert!(!fortran_to_c_in_place(&mut data, &shape), "{shape:?}");
+            assert_eq!(data, (0..len as u32).collect::<Vec<_>>());
+        }
+        let mut short = vec![0u32; 3];
+        assert!(!fortran_to_c_in_place(&mut short, &[2, 2]));
     }
 
     #[test]
