@@ -572,14 +572,24 @@ mod tests {
             .collect()
     }
 
+    fn assert_square_in_place(n: usize) {
+        let data: Vec<u32> = (0..(n * n) as u32).collect();
+        let mut inplace = data.clone();
+        assert!(fortran_to_c_in_place(&mut inplace, &[n, n]), "{n}");
+        assert_eq!(inplace, naive(&data, &[n, n]), "{n}");
+    }
+
+    /// 1025 x 1025 is past `PARALLEL_UNITS`: the two-thread phases, an odd side split unevenly.
+    #[test]
+    #[cfg_attr(miri, ignore)] // a million elements: hours under Miri; no unsafe to check
+    fn large_squares_are_transposed_in_place_on_two_threads() {
+        assert_square_in_place(1025);
+    }
+
     #[test]
     fn square_matrices_are_transposed_in_place_as_the_reindex_does() {
-        // 1025 x 1025 is past PARALLEL_UNITS: the two-thread phases; odd sides split unevenly.
-        for n in [2usize, 3, 31, 32, 33, 64, 65, 100, 1025] {
-            let data: Vec<u32> = (0..(n * n) as u32).collect();
-            let mut inplace = data.clone();
-            assert!(fortran_to_c_in_place(&mut inplace, &[n, n]), "{n}");
-            assert_eq!(inplace, naive(&data, &[n, n]), "{n}");
+        for n in [2usize, 3, 31, 32, 33, 64, 65, 100] {
+            assert_square_in_place(n);
         }
         for shape in [vec![2, 3], vec![4], vec![2, 2, 2], vec![1, 1]] {
             let len: usize = shape.iter().product();
