@@ -588,7 +588,7 @@ mod tests {
 
     #[test]
     fn square_matrices_are_transposed_in_place_as_the_reindex_does() {
-        for n in [2usize, 3, 31, 32, 33, 64, 65, 100] {
+        for n in [2usize, 3, 32, 33, 65] {
             assert_square_in_place(n);
         }
         for shape in [vec![2, 3], vec![4], vec![2, 2, 2], vec![1, 1]] {
