@@ -376,24 +376,21 @@ pub(crate) fn fortran_to_c_in_place<T: Copy + Send>(data: &mut [T], shape: &[usi
     if n != m || n < 2 || element_count(shape) != Some(data.len()) {
         return false;
     }
+    let parallel = data.len() >= PARALLEL_UNITS && parallelism() >= 2;
     let mut rows: Vec<&mut [T]> = data.chunks_exact_mut(n).collect();
-    if data_units(n) >= PARALLEL_UNITS && parallelism() >= 2 {
-        square_on_two_threads(&mut rows, n);
+    if parallel {
+        square_on_two_threads(&mut rows);
     } else {
         square(&mut rows, 0, &mut Tiles::default());
     }
     true
 }
 
-/// Units of an `n` × `n` matrix (saturating).
-fn data_units(n: usize) -> usize {
-    n.saturating_mul(n)
-}
-
-/// Transposes the `n` × `n` matrix `rows` in two parallel phases: first the two diagonal
+/// Transposes the square matrix `rows` in two parallel phases: first the two diagonal
 /// quadrants (one each), then the two halves of the off-diagonal exchange. The halves use
 /// disjoint rows and columns, so each thread holds only the row pieces it writes.
-fn square_on_two_threads<T: Copy + Send>(rows: &mut [&mut [T]], n: usize) {
+fn square_on_two_threads<T: Copy + Send>(rows: &mut [&mut [T]]) {
+    let n = rows.len();
     let h = n / 2;
     let q = h / 2;
     let (top, bottom) = rows.split_at_mut(h);
