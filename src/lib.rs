@@ -126,7 +126,7 @@ pub mod render;
 // Errors.
 pub use error::{Category, Error, ErrorKind, Result};
 // The format: preamble, header, dtypes.
-pub use format::dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
+pub use format::dtype::{DateUnit, Dtype, Endian, Field, FieldName, Record, TimeUnit};
 pub use format::header::Header;
 pub use format::preamble::{Encoding, Preamble, Version};
 // Limits and policies.

@@ -15,6 +15,7 @@
 
 use core::fmt;
 
+use crate::format::dtype::FieldName;
 use crate::format::repr::write_py_str;
 use crate::prelude::*;
 
@@ -51,6 +52,10 @@ impl fmt::Display for Int {
 pub enum Value {
     /// A string, escapes decoded.
     Str(String),
+    /// A string holding a lone surrogate (`'\\ud805'`), which no Rust `String` holds: its
+    /// code points. np.save writes a field so named; validation accepts it only as a field
+    /// name.
+    NonText(FieldName),
     /// A non-negative decimal integer.
     Int(Int),
     /// `True` or `False`.
@@ -96,6 +101,7 @@ impl Literal {
     pub fn type_name(&self) -> &'static str {
         match self.value {
             Value::Str(_) => "a string",
+            Value::NonText(_) => "a string holding a lone surrogate",
             Value::Int(_) => "an integer",
             Value::Bool(_) => "a boolean",
             Value::None => "None",
@@ -128,6 +134,7 @@ impl fmt::Display for Literal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.value {
             Value::Str(s) => write_py_str(f, s),
+            Value::NonText(s) => s.write_repr(f),
             Value::Int(i) => write!(f, "{i}"),
             Value::Bool(true) => f.write_str("True"),
             Value::Bool(false) => f.write_str("False"),

@@ -139,7 +139,7 @@ pub fn write_py_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result
 /// `repr` of a Python string given as its code points, which may include lone surrogates
 /// (a NumPy `U` element may hold them; Python's `repr` escapes them as `\udxxx`). Code
 /// points above U+10FFFF, which no Python string holds, are escaped as `\Uxxxxxxxx`.
-fn write_py_code_points<W: fmt::Write + ?Sized>(
+pub(crate) fn write_py_code_points<W: fmt::Write + ?Sized>(
     out: &mut W,
     points: impl Iterator<Item = u32> + Clone,
 ) -> fmt::Result {

@@ -18,6 +18,9 @@ pub fn literal_json(lit: &npyguard::literal::Literal) -> Value {
     use npyguard::literal::{Int, Value as L};
     match &lit.value {
         L::Str(s) => Value::String(s.clone()),
+        // A field name holding a lone surrogate, which a JSON text cannot carry as text:
+        // its Display form, each surrogate as its Python escape (`\ud805`).
+        L::NonText(s) => Value::String(s.to_string()),
         L::Int(Int::Small(v)) => json!(v),
         L::Int(Int::Big(s)) => Value::String(s.clone()),
         L::Bool(b) => json!(b),

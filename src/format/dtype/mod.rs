@@ -19,9 +19,11 @@
 //! string or a list of fields) with checked sizes.
 
 mod descr;
+mod name;
 mod types;
 mod typestr;
 
+pub use name::FieldName;
 pub use types::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
 
 use crate::error::Result;

@@ -4,7 +4,8 @@ use crate::error::ErrorKind;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
 use crate::format::grammar::scalars::{boolean, integer, none};
 use crate::format::grammar::space::ws;
-use crate::format::grammar::strings::string;
+use crate::format::dtype::FieldName;
+use crate::format::grammar::strings::{string, Decoded};
 use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::limits::MAX_DEPTH;
 use crate::prelude::*;
@@ -42,6 +43,8 @@ fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
         return fail(i, ErrorKind::HeaderSyntax, "a quoted string key");
     }
     let (i, key) = string(cx, i)?;
+    // A key is text: a lone surrogate is refused at its escape.
+    let key = key.into_text()?;
     let (i, ()) = ws(i)?;
     let (i, ()) = expect(b":", "':' after the key", i)?;
     let (i, ()) = ws(i)?;
@@ -63,7 +66,7 @@ fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
 fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
     let offset = i.offset();
     let (rest, v) = match i.peek() {
-        Some(b'\'' | b'"') => string(cx, i).map(|(r, s)| (r, Value::Str(s)))?,
+        Some(b'\'' | b'"') => string(cx, i).map(|(r, s)| (r, string_value(s)))?,
         Some(b'0'..=b'9') => integer(cx, i).map(|(r, n)| (r, Value::Int(n)))?,
         Some(b'(') => tuple(cx, depth, i).map(|(r, v)| (r, Value::Tuple(v)))?,
         Some(b'[') => list(cx, depth, i).map(|(r, v)| (r, Value::List(v)))?,
@@ -78,6 +81,19 @@ fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
         }
     };
     Ok((rest, Literal { offset, value: v }))
+}
+
+/// A string value: text, or one holding a lone surrogate (validation accepts it only as a
+/// field name).
+fn string_value(s: Decoded) -> Value {
+    match s {
+        Decoded::Text(t) => Value::Str(t),
+        Decoded::Surrogates { points, .. } => match FieldName::from_code_points(&points) {
+            Some(name) => Value::NonText(name),
+            // `escape` refuses code points above U+10FFFF: not reached.
+            None => Value::Str(String::new()),
+        },
+    }
 }
 
 /// Opens a container one level below `depth`, refusing to go past [`MAX_DEPTH`].
