@@ -304,7 +304,7 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
         let offset = cursor + gap;
         cursor = offset + size;
         fields.push(Field {
-            name: field_name,
+            name: field_name.into(),
             title,
             dtype,
             shape,

@@ -226,7 +226,7 @@ fn build_record(specs: Vec<FieldSpec>, trailing: usize) -> Dtype {
         let offset = cursor + gap;
         cursor = offset + dtype.itemsize() * count(&shape);
         fields.push(Field {
-            name,
+            name: name.into(),
             title,
             dtype,
             shape,
@@ -1592,7 +1592,9 @@ fn generators_reach_every_case() {
                     hit("zero-size record", r.itemsize == 0);
                     hit(
                         "non-ASCII field name",
-                        r.fields.iter().any(|f| !f.name.is_ascii()),
+                        r.fields
+                            .iter()
+                            .any(|f| !f.name.as_str().is_some_and(|n| n.is_ascii())),
                     );
                 }
             }
@@ -1711,7 +1713,7 @@ fn long_headers_choose_versions_as_numpy() {
     let wide = |last: &str| {
         let mut fields: Vec<Field> = (0..4000)
             .map(|i| Field {
-                name: format!("f{i:04}"),
+                name: format!("f{i:04}").into(),
                 title: None,
                 dtype: Dtype::U8,
                 shape: vec![],
@@ -1719,7 +1721,7 @@ fn long_headers_choose_versions_as_numpy() {
                 offset: i,
             })
             .collect();
-        fields[3999].name = last.to_string();
+        fields[3999].name = last.into();
         Dtype::Record(Record {
             fields,
             itemsize: 4000,
@@ -1800,7 +1802,7 @@ fn hand_built_dtype() -> BoxedStrategy<Dtype> {
         0usize..=12,
     )
         .prop_map(|(name, title, dtype, shape, offset)| Field {
-            name: name.to_string(),
+            name: name.into(),
             title: title.map(str::to_string),
             dtype,
             shape,

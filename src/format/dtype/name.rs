@@ -82,7 +82,9 @@ impl FieldName {
             Repr::Text(t) => (Some(t.chars().map(u32::from)), None),
             Repr::CodePoints(p) => (None, Some(p.iter().copied())),
         };
-        text.into_iter().flatten().chain(points.into_iter().flatten())
+        text.into_iter()
+            .flatten()
+            .chain(points.into_iter().flatten())
     }
 
     /// Whether the name is `''`.

@@ -1,11 +1,11 @@
 //! The header dict and the containers a value can be: tuples and lists.
 
 use crate::error::ErrorKind;
+use crate::format::dtype::FieldName;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
 use crate::format::grammar::scalars::{boolean, integer, none};
 use crate::format::grammar::space::ws;
-use crate::format::dtype::FieldName;
-use crate::format::grammar::strings::{string, Decoded};
+use crate::format::grammar::strings::{key, string, Decoded};
 use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::limits::MAX_DEPTH;
 use crate::prelude::*;
@@ -35,16 +35,14 @@ pub(crate) fn dict<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Dict> {
 }
 
 /// ```abnf
-/// entry           = string ws %x3A ws value
+/// entry           = key ws %x3A ws value
 /// ```
 fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
     let key_offset = i.offset();
     if !matches!(i.peek(), Some(b'\'' | b'"')) {
         return fail(i, ErrorKind::HeaderSyntax, "a quoted string key");
     }
-    let (i, key) = string(cx, i)?;
-    // A key is text: a lone surrogate is refused at its escape.
-    let key = key.into_text()?;
+    let (i, key) = key(cx, i)?;
     let (i, ()) = ws(i)?;
     let (i, ()) = expect(b":", "':' after the key", i)?;
     let (i, ()) = ws(i)?;

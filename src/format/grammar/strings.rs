@@ -110,6 +110,18 @@ impl Decoded {
     }
 }
 
+/// ```abnf
+/// key             = sq-key / dq-key
+/// sq-key          = %x27 *( sq-char / scalar-escape ) %x27
+/// dq-key          = %x22 *( dq-char / scalar-escape ) %x22
+/// ```
+///
+/// A dict key: a [`string`] that is text (a surrogate escape is refused at its letter).
+pub(crate) fn key<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, String> {
+    let (rest, decoded) = string(cx, i)?;
+    Ok((rest, decoded.into_text()?))
+}
+
 /// An ASCII byte a string may hold raw (quote and backslash aside): anything but NUL, LF
 /// and CR, which Python's tokenizer refuses inside a one-line string.
 fn plain_ascii(b: u8) -> bool {
@@ -148,21 +160,25 @@ pub(crate) fn non_ascii<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, char> {
 }
 
 /// ```abnf
-/// escape          = %x5C ( %x5C / %x27 / %x22 / %s"n" / %s"r" / %s"t"
+/// escape          = scalar-escape / surrogate-escape
+/// scalar-escape   = %x5C ( %x5C / %x27 / %x22 / %s"n" / %s"r" / %s"t"
 ///                        / %s"x" 2HEXDIG
 ///                        / %s"u" bmp-scalar
 ///                        / %s"U" %x30.30 ( %x30.30 bmp-scalar
 ///                                        / %x30 nonzero-hexdig 4HEXDIG
 ///                                        / %x31.30 4HEXDIG ) )
+/// surrogate-escape = %x5C ( %s"u" surrogate / %s"U" %x30.30 %x30.30 surrogate )
+/// surrogate       = ( %x44 / %x64 ) ( %x38-39 / %x41-46 / %x61-66 ) 2HEXDIG
 /// bmp-scalar      = ( DIGIT / %x41-43 / %x45-46 / %x61-63 / %x65-66 ) 3HEXDIG
 ///                 / ( %x44 / %x64 ) %x30-37 2HEXDIG
 /// nonzero-hexdig  = %x31-39 / %x41-46 / %x61-66
 /// HEXDIG          = DIGIT / %x41-46 / %x61-66
 /// ```
 ///
-/// The hexadecimal digits are read as one number and checked with
-/// `char::from_u32`, which accepts exactly the values `bmp-scalar` and the
-/// `\U` alternatives spell (Unicode scalar values).
+/// The hexadecimal digits are read as one number, which must be at most U+10FFFF: the
+/// values `bmp-scalar`, `surrogate` and the `\U` alternatives spell. The code point is
+/// returned; [`string`] tells a lone surrogate (`surrogate-escape`) from a Unicode scalar
+/// value (`scalar-escape`).
 pub(crate) fn escape(i: Cursor<'_>) -> PResult<'_, u32> {
     let (i, ()) = expect(b"\\", "'\\'", i)?;
     let simple = match i.peek() {
