@@ -4,6 +4,7 @@ inspect against NumPy's header reader; save byte-identical to np.save."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -184,3 +185,31 @@ def test_payload_export_is_shared_writable_memory():
     del owner, m, b
     gc.collect()
     assert a.tolist() == [7, 9, 2, 3, 4, 5]
+
+
+SURROGATE_NAMES = sorted((Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "surrogate_names").glob("*.npy"))
+
+
+@pytest.mark.parametrize("path", [p for p in SURROGATE_NAMES if p.name != "title.npy"], ids=lambda p: p.name)
+def test_surrogate_field_names_load_and_save_as_numpy(path, tmp_path):
+    # DEVIATIONS a14: np.save writes a field named '\ud805' as that escape.
+    want = np.load(path)
+    got = npyguard.load(path)
+    assert got.dtype == want.dtype and got.dtype.names == want.dtype.names
+    assert got.tobytes() == want.tobytes()
+    out = tmp_path / "again.npy"
+    npyguard.save(out, got)
+    assert out.read_bytes() == path.read_bytes()
+    a = np.zeros(2, np.dtype([("\ud805", "<f8")]))
+    buf = io.BytesIO()
+    np.save(buf, a)
+    out2 = tmp_path / "made.npy"
+    npyguard.save(out2, a)
+    assert out2.read_bytes() == buf.getvalue()
+    assert npyguard.load(out2).dtype.names == ("\ud805",)
+
+
+def test_surrogate_title_is_refused():
+    path = next(p for p in SURROGATE_NAMES if p.name == "title.npy")
+    with pytest.raises(npyguard.Error):
+        npyguard.load(path)

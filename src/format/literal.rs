@@ -15,7 +15,7 @@
 
 use core::fmt;
 
-use crate::format::dtype::FieldName;
+use crate::format::dtype::name::FieldName;
 use crate::format::repr::write_py_str;
 use crate::prelude::*;
 

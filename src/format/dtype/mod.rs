@@ -19,7 +19,7 @@
 //! string or a list of fields) with checked sizes.
 
 mod descr;
-mod name;
+pub(crate) mod name;
 mod types;
 mod typestr;
 

@@ -1,7 +1,7 @@
 //! The header dict and the containers a value can be: tuples and lists.
 
 use crate::error::ErrorKind;
-use crate::format::dtype::FieldName;
+use crate::format::dtype::name::FieldName;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
 use crate::format::grammar::scalars::{boolean, integer, none};
 use crate::format::grammar::space::ws;
