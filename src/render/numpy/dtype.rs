@@ -102,7 +102,7 @@ fn is_packed(r: &Record) -> bool {
 /// One field of `_struct_list_str`: `('a', '<i4')`, `(('t', 'a'), '<f8', (2,))`.
 fn list_item(f: &Field) -> String {
     let name = match &f.title {
-        Some(t) => format!("({}, {})", py_str(t), format!("{:?}", f.name)),
+        Some(t) => format!("({}, {:?})", py_str(t), f.name),
         None => format!("{:?}", f.name),
     };
     match subarray_repr(f) {
