@@ -190,6 +190,7 @@ def test_payload_export_is_shared_writable_memory():
 SURROGATE_NAMES = sorted((Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "surrogate_names").glob("*.npy"))
 
 
+@pytest.mark.filterwarnings("ignore:Stored array in format 3.0")
 @pytest.mark.parametrize("path", [p for p in SURROGATE_NAMES if p.name != "title.npy"], ids=lambda p: p.name)
 def test_surrogate_field_names_load_and_save_as_numpy(path, tmp_path):
     # DEVIATIONS a14: np.save writes a field named '\ud805' as that escape.

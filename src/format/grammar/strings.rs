@@ -226,7 +226,11 @@ fn hex_code_point<'a>(escape: Cursor<'a>, hex: Cursor<'a>, digits: usize) -> PRe
         );
     };
     if code > 0x10_ffff {
-        return fail(escape, ErrorKind::HeaderSyntax, SURROGATE_REFUSED);
+        return fail(
+            escape,
+            ErrorKind::HeaderSyntax,
+            "an escape naming a code point of at most 10FFFF",
+        );
     }
     Ok((hex.skip(digits), code))
 }
