@@ -286,8 +286,8 @@ fn unit(unit: TimeUnit, multiple: u32) -> DateUnit {
 
 fn field(name: &str, title: Option<&str>, dtype: Dtype, shape: &[usize], offset: usize) -> Field {
     Field {
-        name: name.to_string(),
-        title: title.map(str::to_string),
+        name: name.into(),
+        title: title.map(npyguard::Title::from),
         dtype,
         shape: shape.to_vec(),
         nesting: Vec::new(),

@@ -126,7 +126,7 @@ pub mod render;
 // Errors.
 pub use error::{Category, Error, ErrorKind, Result};
 // The format: preamble, header, dtypes.
-pub use format::dtype::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
+pub use format::dtype::{DateUnit, Dtype, Endian, Field, FieldName, Record, TimeUnit, Title};
 pub use format::header::Header;
 pub use format::preamble::{Encoding, Preamble, Version};
 // Limits and policies.
@@ -175,7 +175,7 @@ pub mod write {
 /// ```
 pub mod literal {
     pub use crate::format::grammar::parse_dict;
-    pub use crate::format::literal::{Dict, Entry, Int, Literal, Value};
+    pub use crate::format::literal::{Dict, Entry, Float, Int, Literal, Value};
 }
 
 /// Fortran ↔ C reindexing of element buffers, in cache blocks (the one transpose of the crate).
@@ -188,7 +188,8 @@ pub mod layout {
 /// Python's `repr` of the values a header holds: strings, shapes and floats.
 pub mod repr {
     pub use crate::format::repr::{
-        is_printable, py_bytes, py_f16, py_f32, py_float, py_shape, py_str, write_py_str,
+        is_printable, py_bytes, py_complex, py_f16, py_f32, py_float, py_shape, py_str,
+        write_py_str,
     };
 }
 

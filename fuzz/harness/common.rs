@@ -9,9 +9,11 @@ use std::collections::HashSet;
 use std::fmt::Debug;
 
 use arbitrary::{Arbitrary, Result as AResult, Unstructured};
+use npyguard::literal::{Float, Int, Literal, Value};
 use npyguard::write::to_vec;
 use npyguard::{
     Array, ArrayData, DateUnit, Dtype, Endian, Error, ErrorKind, Field, Header, Record, TimeUnit,
+    Title,
 };
 
 // ------------------------------------------------------------- outcomes --
@@ -263,6 +265,51 @@ fn name(u: &mut Unstructured<'_>, fallback: String) -> AResult<String> {
     Ok(if s.is_empty() { fallback } else { s })
 }
 
+/// A title: text (which shares the names' namespace: `None` when taken) or, one time in
+/// two, another literal np.save writes as a title (numbers, bytes, booleans, tuples).
+fn title(
+    u: &mut Unstructured<'_>,
+    i: usize,
+    taken: &mut HashSet<String>,
+) -> AResult<Option<Title>> {
+    if u.arbitrary()? {
+        return Ok(Title::from_value(title_value(u, 0)?));
+    }
+    let t = name(u, format!("T{i}"))?;
+    Ok(taken.insert(t.clone()).then(|| Title::from(t)))
+}
+
+/// A literal that reads back as itself after np.save's `repr`: finite floats; complex
+/// numbers whose signed zeros survive `repr` and `literal_eval` (a nonzero real part and
+/// no `-0.0` imaginary part, or a `+0.0` real part and a non-negative imaginary part).
+fn title_value(u: &mut Unstructured<'_>, depth: u32) -> AResult<Value> {
+    let finite = |v: f64| if v.is_finite() { v } else { 0.5 };
+    Ok(match u.int_in_range(0..=6)? {
+        0 => Value::Int(Int::Small(u.arbitrary()?)),
+        1 => Value::NegInt(Int::Small(u.int_in_range(1..=u64::MAX)?)),
+        2 => Value::Float(Float(finite(u.arbitrary()?))),
+        3 => {
+            let (re, im) = (finite(u.arbitrary()?), finite(u.arbitrary()?));
+            if re == 0.0 {
+                Value::Complex(Float(0.0), Float(im.abs()))
+            } else {
+                Value::Complex(Float(re), Float(if im == 0.0 { 0.0 } else { im }))
+            }
+        }
+        4 => Value::Bytes(u.arbitrary::<Vec<u8>>()?.into_iter().take(6).collect()),
+        5 => Value::Bool(u.arbitrary()?),
+        _ if depth < 2 => {
+            let n = u.int_in_range(0..=3)?;
+            let mut items = Vec::with_capacity(n);
+            for _ in 0..n {
+                items.push(Literal::new(title_value(u, depth + 1)?));
+            }
+            Value::Tuple(items)
+        }
+        _ => Value::Str(name(u, "t".into())?),
+    })
+}
+
 /// A valid record: fields in offset order with gaps (written as `('', '|Vn')`),
 /// distinct names and titles, optional subarray shapes, trailing padding.
 fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
@@ -285,8 +332,7 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
             }
         }
         let title = if u.ratio(1u8, 5)? {
-            let t = name(u, format!("T{i}"))?;
-            taken.insert(t.clone()).then_some(t)
+            title(u, i, &mut taken)?
         } else {
             None
         };
@@ -304,7 +350,7 @@ fn record(u: &mut Unstructured<'_>, depth: u32) -> AResult<Record> {
         let offset = cursor + gap;
         cursor = offset + size;
         fields.push(Field {
-            name: field_name,
+            name: field_name.into(),
             title,
             dtype,
             shape,

@@ -4,6 +4,7 @@ inspect against NumPy's header reader; save byte-identical to np.save."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -148,6 +149,28 @@ def test_long_double_fixtures_exist():
     assert len(LONG_DOUBLE) >= 11
 
 
+TITLES = sorted(p for p in CONFORMANCE.glob("title_*.npy") if not p.name.endswith(".resave.npy"))
+
+
+@pytest.mark.parametrize("path", TITLES, ids=lambda p: p.name)
+def test_non_string_titles_load_and_save_as_numpy(path):
+    """Titles that are not strings (DEVIATIONS a26: ints, floats, complex, bytes, tuples,
+    lists, a lone surrogate): npyguard.load gives np.load's dtype (titles included) and
+    bytes; npyguard.save of it writes np.save's bytes."""
+    expected = np_load(path)
+    got = npyguard.load(path)
+    assert_same(got, expected)
+    assert [v[2:] for v in got.dtype.fields.values()] == [v[2:] for v in expected.dtype.fields.values()]
+    out, want = io.BytesIO(), io.BytesIO()
+    npyguard.save(out, expected)
+    np.save(want, expected)
+    assert out.getvalue() == want.getvalue()
+
+
+def test_title_fixtures_exist():
+    assert len(TITLES) >= 26
+
+
 def test_save_refuses_object_arrays(tmp_path):
     with pytest.raises(npyguard.Error):
         npyguard.save(io.BytesIO(), np.array([{}, None], dtype=object))
@@ -209,3 +232,32 @@ def test_payload_export_is_shared_writable_memory():
     del owner, m, b
     gc.collect()
     assert a.tolist() == [7, 9, 2, 3, 4, 5]
+
+
+SURROGATE_NAMES = sorted((Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "surrogate_names").glob("*.npy"))
+
+
+@pytest.mark.filterwarnings("ignore:Stored array in format 3.0")
+@pytest.mark.parametrize("path", [p for p in SURROGATE_NAMES if p.name != "title.npy"], ids=lambda p: p.name)
+def test_surrogate_field_names_load_and_save_as_numpy(path, tmp_path):
+    # DEVIATIONS a14: np.save writes a field named '\ud805' as that escape.
+    want = np.load(path)
+    got = npyguard.load(path)
+    assert got.dtype == want.dtype and got.dtype.names == want.dtype.names
+    assert got.tobytes() == want.tobytes()
+    out = tmp_path / "again.npy"
+    npyguard.save(out, got)
+    assert out.read_bytes() == path.read_bytes()
+    a = np.zeros(2, np.dtype([("\ud805", "<f8")]))
+    buf = io.BytesIO()
+    np.save(buf, a)
+    out2 = tmp_path / "made.npy"
+    npyguard.save(out2, a)
+    assert out2.read_bytes() == buf.getvalue()
+    assert npyguard.load(out2).dtype.names == ("\ud805",)
+
+
+def test_surrogate_title_is_refused():
+    path = next(p for p in SURROGATE_NAMES if p.name == "title.npy")
+    with pytest.raises(npyguard.Error):
+        npyguard.load(path)

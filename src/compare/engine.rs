@@ -224,7 +224,7 @@ pub(super) fn compare_records(
             .filter(|f| theirs.field(&f.name).is_none())
         {
             acc.incompat.push(Incompatibility::MissingField {
-                field: f.name.clone(),
+                field: f.name.to_string(),
                 in_a,
             });
         }
@@ -235,7 +235,7 @@ pub(super) fn compare_records(
         let (fa, fb) = (a.field(&f.name)?, b.field(&f.name)?);
         let mut sub = Acc::new(acc.opts);
         compare_level(&fa, &fb, &mut sub)?;
-        acc.merge_field(&f.name, ndim, sub);
+        acc.merge_field(&f.name.to_string(), ndim, sub);
     }
     // Each field listed its own first mismatches; interleave them by element (a stable sort keeps
     // field order within an element) and keep the first `max_report`.

@@ -199,7 +199,12 @@ impl Array {
 
     /// One field of a record array, as an array in C order of shape
     /// `self.shape() + field.shape` (nested records stay records; padding is skipped).
-    pub fn field(&self, name: &str) -> Result<Array> {
+    /// `name` is a `&str`, or a [`FieldName`](crate::FieldName) for a name holding a lone
+    /// surrogate.
+    pub fn field<N: ?Sized + core::fmt::Debug>(&self, name: &N) -> Result<Array>
+    where
+        crate::FieldName: PartialEq<N>,
+    {
         let Dtype::Record(rec) = self.dtype() else {
             return Err(Error::unplaced(
                 ErrorKind::TypeMismatch,

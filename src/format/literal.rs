@@ -15,7 +15,8 @@
 
 use core::fmt;
 
-use crate::format::repr::write_py_str;
+use crate::format::dtype::name::FieldName;
+use crate::format::repr::{py_bytes, py_complex, py_float, write_py_str};
 use crate::prelude::*;
 
 /// A Python integer literal: exact when it fits in `u64`, otherwise its decimal digits.
@@ -46,13 +47,46 @@ impl fmt::Display for Int {
     }
 }
 
+/// A Python `float` in the literal language. Floats compare and hash by their bits (so
+/// `-0.0 != 0.0` and a NaN equals itself): a literal is a spelling, and two literals are
+/// the same when they write back the same.
+#[derive(Debug, Clone, Copy)]
+pub struct Float(pub f64);
+
+impl PartialEq for Float {
+    fn eq(&self, other: &Float) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+impl Eq for Float {}
+
+impl core::hash::Hash for Float {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+
 /// A value of the literal language (see `value` in `grammar/npy-header.abnf`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Value {
     /// A string, escapes decoded.
     Str(String),
+    /// A string holding a lone surrogate (`'\\ud805'`), which no Rust `String` holds: its
+    /// code points. np.save writes a field so named; validation accepts it only as a field
+    /// name.
+    NonText(FieldName),
     /// A non-negative decimal integer.
     Int(Int),
+    /// A negative decimal integer: its magnitude (at least 1). np.save writes one as a
+    /// field title (`((-1, 'a'), '<i4')`); validation accepts it only inside a title.
+    NegInt(Int),
+    /// A float as Python's `repr` writes one (`1.5`, `-0.0`, `1e+300`); only inside a title.
+    Float(Float),
+    /// A complex number as Python's `repr` writes one (`1j`, `(1+2j)`, `(-0-1j)`), with the
+    /// value Python's `ast.literal_eval` gives it: `(real, imag)`. Only inside a title.
+    Complex(Float, Float),
+    /// A bytes literal (`b'\\x00t'`), escapes decoded; only inside a title.
+    Bytes(Vec<u8>),
     /// `True` or `False`.
     Bool(bool),
     /// `None`.
@@ -96,7 +130,12 @@ impl Literal {
     pub fn type_name(&self) -> &'static str {
         match self.value {
             Value::Str(_) => "a string",
+            Value::NonText(_) => "a string holding a lone surrogate",
             Value::Int(_) => "an integer",
+            Value::NegInt(_) => "a negative integer",
+            Value::Float(_) => "a float",
+            Value::Complex(..) => "a complex number",
+            Value::Bytes(_) => "a bytes literal",
             Value::Bool(_) => "a boolean",
             Value::None => "None",
             Value::Tuple(_) => "a tuple",
@@ -128,7 +167,12 @@ impl fmt::Display for Literal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.value {
             Value::Str(s) => write_py_str(f, s),
+            Value::NonText(s) => s.write_repr(f),
             Value::Int(i) => write!(f, "{i}"),
+            Value::NegInt(i) => write!(f, "-{i}"),
+            Value::Float(v) => f.write_str(&py_float(v.0)),
+            Value::Complex(re, im) => f.write_str(&py_complex(re.0, im.0)),
+            Value::Bytes(b) => f.write_str(&py_bytes(b)),
             Value::Bool(true) => f.write_str("True"),
             Value::Bool(false) => f.write_str("False"),
             Value::None => f.write_str("None"),

@@ -139,7 +139,7 @@ pub fn write_py_str<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result
 /// `repr` of a Python string given as its code points, which may include lone surrogates
 /// (a NumPy `U` element may hold them; Python's `repr` escapes them as `\udxxx`). Code
 /// points above U+10FFFF, which no Python string holds, are escaped as `\Uxxxxxxxx`.
-fn write_py_code_points<W: fmt::Write + ?Sized>(
+pub(crate) fn write_py_code_points<W: fmt::Write + ?Sized>(
     out: &mut W,
     points: impl Iterator<Item = u32> + Clone,
 ) -> fmt::Result {
@@ -198,10 +198,8 @@ pub fn py_str(s: &str) -> String {
     out
 }
 
-/// Python's `repr` of a `bytes` value: quotes as for `str`, `\t`, `\n`, `\r`, `\\` and
-/// `\xNN` for the other bytes outside printable ASCII.
-/// Python's `repr` of a `bytes` value: `b'...'`, quotes chosen as Python chooses, printable
-/// ASCII as it is and every other byte as `\\xNN`.
+/// Python's `repr` of a `bytes` value: `b'...'`, quotes chosen as Python chooses, `\t`,
+/// `\n`, `\r`, `\\`, printable ASCII as it is and every other byte as `\\xNN`.
 ///
 /// ```
 /// assert_eq!(npyguard::repr::py_bytes(b"a\xe9'"), "b\"a\\xe9'\"");
@@ -234,6 +232,36 @@ pub fn py_bytes(b: &[u8]) -> String {
     }
     out.push(quote);
     out
+}
+
+/// Python's `repr` of a `complex`: the imaginary part alone (`1j`, `-0j`) when the real
+/// part is `+0.0`, otherwise `(real±imag j)` in parentheses (`(1+2j)`, `(-0-1j)`); each
+/// part is [`py_float`] without its `.0` (Python's `'r'` format without `ADD_DOT_0`).
+///
+/// ```
+/// use npyguard::repr::py_complex;
+/// assert_eq!(py_complex(0.0, 1.0), "1j");
+/// assert_eq!(py_complex(0.0, -1.0), "-1j");
+/// assert_eq!(py_complex(-0.0, -1.0), "(-0-1j)");
+/// assert_eq!(py_complex(1.5, 1e300), "(1.5+1e+300j)");
+/// ```
+pub fn py_complex(re: f64, im: f64) -> String {
+    let part = |v: f64| {
+        let s = py_float(v);
+        match s.strip_suffix(".0") {
+            Some(t) => t.to_string(),
+            None => s,
+        }
+    };
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{}j", part(im));
+    }
+    let sign = if im.is_sign_negative() && !im.is_nan() {
+        ""
+    } else {
+        "+"
+    };
+    format!("({}{sign}{}j)", part(re), part(im))
 }
 
 /// Python's `repr` of a shape tuple: `()`, `(3,)`, `(2, 3)`.

@@ -454,7 +454,7 @@ fn record(fields: &[(&str, Dtype, Vec<usize>)]) -> Record {
     let mut out = Vec::new();
     for (name, dtype, shape) in fields {
         let f = Field {
-            name: name.to_string(),
+            name: (*name).into(),
             title: None,
             dtype: dtype.clone(),
             shape: shape.clone(),

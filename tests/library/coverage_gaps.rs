@@ -1396,7 +1396,7 @@ fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
     let bad = [
         Dtype::Record(Record {
             fields: vec![Field {
-                name: String::new(),
+                name: "".into(),
                 title: None,
                 dtype: Dtype::Void(1),
                 shape: vec![],
@@ -1407,7 +1407,7 @@ fn header_new_refuses_dtypes_whose_descr_would_not_read_back() {
         }),
         Dtype::Record(Record {
             fields: vec![Field {
-                name: String::new(),
+                name: "".into(),
                 title: None,
                 dtype: Dtype::U8,
                 shape: vec![2],

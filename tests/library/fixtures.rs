@@ -209,7 +209,30 @@ fn literal_to_json(lit: &npyguard::literal::Literal) -> String {
     use npyguard::literal::Value as L;
     match &lit.value {
         L::Str(s) => serde_json::to_string(s).unwrap(),
+        // Python's json.dumps: every non-ASCII code point as `\\uXXXX` (surrogates alone).
+        L::NonText(s) => {
+            let mut out = String::from("\"");
+            for u in s.code_points() {
+                match char::from_u32(u).filter(|c| c.is_ascii()) {
+                    Some(c) => out.push_str(serde_json::to_string(&c).unwrap().trim_matches('"')),
+                    None if u > 0xffff => {
+                        let v = u - 0x10000;
+                        out.push_str(&format!(
+                            "\\u{:04x}\\u{:04x}",
+                            0xd800 + (v >> 10),
+                            0xdc00 + (v & 0x3ff)
+                        ));
+                    }
+                    None => out.push_str(&format!("\\u{u:04x}")),
+                }
+            }
+            out.push('"');
+            out
+        }
         L::Int(i) => i.to_string(),
+        // Python's repr of these is also their JSON (json.dumps writes -7, 1e+300).
+        L::NegInt(_) | L::Float(_) => lit.to_string(),
+        L::Complex(..) | L::Bytes(_) => panic!("{lit}: no JSON form (not in these fixtures)"),
         L::Bool(b) => b.to_string(),
         L::None => "null".into(),
         L::Tuple(items) | L::List(items) => {

@@ -20,4 +20,5 @@ mod npz;
 mod parts_agree;
 mod roundtrip;
 mod streaming;
+mod surrogate_names;
 mod views;

@@ -215,7 +215,7 @@ fn build_record(specs: Vec<FieldSpec>, trailing: usize) -> Dtype {
     let mut cursor = 0usize;
     for (name, title, mut dtype, mut shape, gap) in specs {
         let name = unique(name);
-        let title = title.map(&mut unique);
+        let title = title.map(&mut unique).map(npyguard::Title::from);
         let count = |shape: &[usize]| shape.iter().product::<usize>();
         if cursor + gap + dtype.itemsize() * count(&shape) > MAX_RECORD_SIZE {
             shape.clear();
@@ -226,7 +226,7 @@ fn build_record(specs: Vec<FieldSpec>, trailing: usize) -> Dtype {
         let offset = cursor + gap;
         cursor = offset + dtype.itemsize() * count(&shape);
         fields.push(Field {
-            name,
+            name: name.into(),
             title,
             dtype,
             shape,
@@ -1592,7 +1592,9 @@ fn generators_reach_every_case() {
                     hit("zero-size record", r.itemsize == 0);
                     hit(
                         "non-ASCII field name",
-                        r.fields.iter().any(|f| !f.name.is_ascii()),
+                        r.fields
+                            .iter()
+                            .any(|f| !f.name.as_str().is_some_and(|n| n.is_ascii())),
                     );
                 }
             }
@@ -1711,7 +1713,7 @@ fn long_headers_choose_versions_as_numpy() {
     let wide = |last: &str| {
         let mut fields: Vec<Field> = (0..4000)
             .map(|i| Field {
-                name: format!("f{i:04}"),
+                name: format!("f{i:04}").into(),
                 title: None,
                 dtype: Dtype::U8,
                 shape: vec![],
@@ -1719,7 +1721,7 @@ fn long_headers_choose_versions_as_numpy() {
                 offset: i,
             })
             .collect();
-        fields[3999].name = last.to_string();
+        fields[3999].name = last.into();
         Dtype::Record(Record {
             fields,
             itemsize: 4000,
@@ -1800,8 +1802,8 @@ fn hand_built_dtype() -> BoxedStrategy<Dtype> {
         0usize..=12,
     )
         .prop_map(|(name, title, dtype, shape, offset)| Field {
-            name: name.to_string(),
-            title: title.map(str::to_string),
+            name: name.into(),
+            title: title.map(npyguard::Title::from),
             dtype,
             shape,
             nesting: Vec::new(),

@@ -75,6 +75,10 @@ def dtypes_to_try():
     out.append(("title ''", {"names": ["a"], "formats": ["<i4"], "titles": [""]}))
     out.append(("name '' title t", {"names": [""], "formats": ["V4"], "titles": ["t"]}))
     out.append(("title 1", {"names": ["a"], "formats": ["<i4"], "titles": [1]}))
+    for what, t in (("-7", -7), ("1.5", 1.5), ("1e+300", 1e300), ("1j", 1j), ("(1+2j)", 1 + 2j),
+                    ("b't'", b"t"), ("(1, 'x')", (1, "x")), ("[1]", [1]), ("{1}", {1}), ("{1: 2}", {1: 2})):
+        out.append((f"title {what}", {"names": ["a"], "formats": ["<i4"], "titles": [t]}))
+    out.append(("title '\\ud805'", {"names": ["a"], "formats": ["<f8"], "titles": ["\ud805"]}))
     out.append(("name ''", {"names": [""], "formats": ["<f8"]}))
     out.append(("name '' V4 (2,)", {"names": ["", "a"], "formats": [("V4", (2,)), "<f8"]}))
     out.append(("aligned", np.dtype([("a", "u1"), ("b", "<i8")], align=True)))
@@ -247,22 +251,59 @@ def parenthesised(toks):
     return False
 
 
+def surrogate_in_names(lit):
+    """Row a14 (table (c)): a lone surrogate in a field name or a string title."""
+    def has(s):
+        return isinstance(s, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in s)
+
+    def names(f):
+        if not isinstance(f, tuple) or not f:
+            return []
+        return list(f[0]) if isinstance(f[0], tuple) else [f[0]]
+
+    return any(has(n) for f in fields(lit["descr"]) for n in names(f))
+
+
+def title_kinds(lit):
+    """The Python types of the (non-None) titles in the descr."""
+    return {type(f[0][0]) for f in fields(lit["descr"])
+            if isinstance(f, tuple) and f and isinstance(f[0], tuple) and len(f[0]) == 2 and f[0][0] is not None}
+
+
+def number_not_as_repr(h):
+    """Row a8: a number token `repr` never writes (see the grammar's `number` rule), a
+    unary `+`, or `-0` as an integer (repr writes it only as a complex sum's real part)."""
+    toks = tokens(h)
+    for k, t in enumerate(toks):
+        prev = toks[k - 1] if k else None
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if t.type == tokenize.NUMBER and not re.fullmatch(r"(0|[1-9]\d*)((\.\d+)?(e[+-]\d+)?j?)", t.string):
+            return True
+        unary = prev is None or (prev.type == tokenize.OP and prev.string in "([{,:")
+        if t.type == tokenize.OP and t.string == "+" and unary:
+            return True
+        if (t.type == tokenize.OP and t.string == "-" and unary and nxt is not None and nxt.string == "0"
+                and not (k + 2 < len(toks) and toks[k + 2].string in "+-")):
+            return True
+    return False
+
+
 TYPESTR = re.compile(r"^[<>|=](b1|[iu][1248]|f[248]|c(8|16)|[SUV](0|[1-9]\d*)|[Mm]8(\[([1-9]\d*)?(Y|M|W|D|h|ms|m|us|s|ns|ps|fs|as|generic)\])?|O|f16|c32)$")
 
 PREDICATES = {
     "a1": lambda h: not h.startswith("{"),
     "a2": lambda h: any(t.type == tokenize.COMMENT for t in tokens(h)),
     "a3": lambda h: "\\\n" in h and not any("\\\n" in s for s in strings(h)),
-    "a4": lambda h: any(s[0] in "uUrRbBfF" for s in strings(h)),
+    "a4": lambda h: any(s[0] in "uUrRBfF" or s[:2].lower() in ("br", "rb") for s in strings(h)),
     "a5": lambda h: any(s.startswith(("'''", '"""')) for s in strings(h)),
     "a6": lambda h: any(a.type == b.type == tokenize.STRING for a, b in zip(tokens(h), tokens(h)[1:])),
     "a7": lambda h: parenthesised(tokens(h)),
-    "a8": lambda h: any(t.type == tokenize.NUMBER and not re.fullmatch(r"0|[1-9]\d*", t.string) for t in tokens(h)),
+    "a8": number_not_as_repr,
     "a9": lambda h: any(t.type == tokenize.NAME and t.string == "L" for t in tokens(h)),
     "a10": lambda h: len(literal(h)) != len(re.findall(r"['\"](descr|fortran_order|shape)['\"]\s*:", h)) and False,
     "a12": lambda h: any("\\\n" in s for s in strings(h)),
     "a13": lambda h: any(re.search(r"(?<!\\)(\\\\)*\\[abfv0-7N]", s) for s in strings(h)),
-    "a14": lambda h: any(re.search(r"(?<!\\)(\\\\)*\\(u[dD][89a-fA-F]|U0000[dD][89a-fA-F])", s) for s in strings(h)),
+    "a14": lambda h: surrogate_in_names(literal(h)),
     "a15": lambda h: any(re.match(r"^\|(?!b1$|i1$|u1$|S|V|O)", s) for s in descr_strings(literal(h)["descr"])),
     "a16": lambda h: any(not re.match(r"^[<>|=]([biufcSUVO]\d*|[Mm]8)", s) or re.match(r"^[<>|=][biufc]$", s) for s in descr_strings(literal(h)["descr"])),
     "a17": lambda h: any(re.search(r"\s|[a-zA-Z]0\d", s) for s in descr_strings(literal(h)["descr"])),
@@ -272,7 +313,8 @@ PREDICATES = {
     "a22": lambda h: any(not isinstance(f, tuple) for f in fields(literal(h)["descr"])),
     "a23": lambda h: any(isinstance(f, tuple) and len(f) == 3 and not isinstance(f[2], tuple) for f in fields(literal(h)["descr"])),
     "a24": lambda h: any(isinstance(f, tuple) and ((len(f) == 2 and isinstance(f[1], tuple)) or (isinstance(f[1], str) and f[1].startswith("("))) for f in fields(literal(h)["descr"])),
-    "a26": lambda h: any(isinstance(f, tuple) and isinstance(f[0], tuple) and not isinstance(f[0][0], str) for f in fields(literal(h)["descr"])),
+    "a26": lambda h: bool(title_kinds(literal(h)) - {str, set, dict}),
+    "a33": lambda h: bool(title_kinds(literal(h)) & {set, dict}),
     "a27": lambda h: record_depth(literal(h)["descr"]) >= 16,
     "a29": lambda h: any(s[1:] in ("f16", "c32", "f12", "c24") for s in descr_strings(literal(h)["descr"])),
     "a30": lambda h: any(s[1:].startswith("O") for s in descr_strings(literal(h)["descr"])),

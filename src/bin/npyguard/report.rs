@@ -18,8 +18,20 @@ pub fn literal_json(lit: &npyguard::literal::Literal) -> Value {
     use npyguard::literal::{Int, Value as L};
     match &lit.value {
         L::Str(s) => Value::String(s.clone()),
+        // A field name holding a lone surrogate, which a JSON text cannot carry as text:
+        // its Display form, each surrogate as its Python escape (`\ud805`).
+        L::NonText(s) => Value::String(s.to_string()),
         L::Int(Int::Small(v)) => json!(v),
         L::Int(Int::Big(s)) => Value::String(s.clone()),
+        L::NegInt(Int::Small(v)) => i64::try_from(*v)
+            .ok()
+            .and_then(i64::checked_neg)
+            .map_or_else(|| Value::String(format!("-{v}")), |n| json!(n)),
+        L::NegInt(Int::Big(s)) => Value::String(format!("-{s}")),
+        L::Float(v) if v.0.is_finite() => json!(v.0),
+        // Values JSON has no number for (non-finite floats, complex numbers, bytes): the
+        // Python literal, as the header spells it.
+        L::Float(_) | L::Complex(..) | L::Bytes(_) => Value::String(lit.to_string()),
         L::Bool(b) => json!(b),
         L::None => Value::Null,
         L::Tuple(items) | L::List(items) => Value::Array(items.iter().map(literal_json).collect()),

@@ -4,6 +4,8 @@
 use alloc::collections::BTreeSet;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::dtype::name::FieldName;
+use crate::format::dtype::title::Title;
 use crate::format::dtype::types::{Dtype, Field, Record};
 use crate::format::dtype::typestr::typestr;
 use crate::format::literal::{Literal, Value};
@@ -25,8 +27,8 @@ fn bad(lit: &Literal, expected: &str) -> Error {
 
 /// One item of a record's field list, parsed but not yet placed.
 struct FieldItem<'a> {
-    title: Option<String>,
-    name: String,
+    title: Option<Title>,
+    name: FieldName,
     /// Whether the name was written as a plain string (not a `(title, name)` pair).
     plain_name: bool,
     name_lit: &'a Literal,
@@ -99,7 +101,7 @@ fn field_item(item: &Literal, depth: u32) -> Result<FieldItem<'_>> {
         }
     };
     let (title, name) = field_name(name_lit)?;
-    let plain_name = matches!(name_lit.value, Value::Str(_));
+    let plain_name = matches!(name_lit.value, Value::Str(_) | Value::NonText(_));
     let (dtype, shape, nesting) = match shape_lit {
         None => (
             descr_value(type_lit, depth.saturating_add(1))?,
@@ -196,21 +198,28 @@ fn subarray_level(
     Ok(dtype)
 }
 
-/// A field name string, or a `(title, name)` pair of strings.
-fn field_name(lit: &Literal) -> Result<(Option<String>, String)> {
+/// A field name string, or a `(title, name)` pair. A name may hold a lone surrogate
+/// (np.save writes one as its escape, `'\\ud805'`). A title is any literal (DEVIATIONS
+/// a26); `None` is no title, as NumPy reads it (`((None, ''), '|V4')` is then a field named
+/// `''`, not padding: only a plain `''` is).
+fn field_name(lit: &Literal) -> Result<(Option<Title>, FieldName)> {
+    let name = |v: &Value| match v {
+        Value::Str(n) => Some(FieldName::from(n.as_str())),
+        Value::NonText(n) => Some(n.clone()),
+        _ => None,
+    };
     match &lit.value {
-        Value::Str(n) => Ok((None, n.clone())),
         Value::Tuple(pair) => match pair.as_slice() {
-            [Literal {
-                value: Value::Str(t),
-                ..
-            }, Literal {
-                value: Value::Str(n),
-                ..
-            }] => Ok((Some(t.clone()), n.clone())),
-            _ => Err(bad(lit, "a (title, name) pair of strings")),
+            [t, n] => match name(&n.value) {
+                Some(name) => Ok((Title::from_value(t.value.clone()), name)),
+                None => Err(bad(n, "a field name string after the title").found(n.type_name())),
+            },
+            _ => Err(bad(lit, "a (title, name) pair").found(format!("{} items", pair.len()))),
         },
-        _ => Err(bad(lit, "a field name string").found(lit.type_name())),
+        v => match name(v) {
+            Some(n) => Ok((None, n)),
+            None => Err(bad(lit, "a field name string").found(lit.type_name())),
+        },
     }
 }
 
@@ -234,21 +243,25 @@ fn field_end(item: &Literal, f: &FieldItem<'_>, offset: usize) -> Result<usize> 
 
 /// Records the field's name and title; names and titles share one namespace (a title is
 /// another key for its field).
-fn claim_names(seen: &mut BTreeSet<String>, f: &FieldItem<'_>) -> Result<()> {
-    let twice = |expected: &str, what: &str| {
+fn claim_names(seen: &mut BTreeSet<FieldName>, f: &FieldItem<'_>) -> Result<()> {
+    let twice = |expected: &str, what: &FieldName| {
+        let shown = match what.as_str() {
+            Some(s) => format!("{s:?}"),
+            None => format!("{what:?}"),
+        };
         Error::new(
             ErrorKind::DuplicateField,
             f.name_lit.offset as u64,
             expected,
         )
-        .found(format!("{what:?} twice"))
+        .found(format!("{shown} twice"))
     };
     if !seen.insert(f.name.clone()) {
         return Err(twice("distinct field names", &f.name));
     }
-    if let Some(t) = &f.title {
+    if let Some(t) = f.title.as_ref().and_then(Title::as_name) {
         if !seen.insert(t.clone()) {
-            return Err(twice("distinct field titles", t));
+            return Err(twice("distinct field titles", &t));
         }
     }
     Ok(())

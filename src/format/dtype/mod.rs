@@ -19,9 +19,13 @@
 //! string or a list of fields) with checked sizes.
 
 mod descr;
+pub(crate) mod name;
+mod title;
 mod types;
 mod typestr;
 
+pub use name::FieldName;
+pub use title::Title;
 pub use types::{DateUnit, Dtype, Endian, Field, Record, TimeUnit};
 
 use crate::error::Result;

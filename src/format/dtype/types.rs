@@ -1,6 +1,8 @@
 //! The dtype types: scalar types with their byte order, records of fields, time units;
 //! their item sizes and how NumPy writes them (`typestr`, `descr`).
 
+use crate::format::dtype::name::FieldName;
+use crate::format::dtype::title::Title;
 use crate::format::literal::{Int, Literal, Value};
 use crate::prelude::*;
 
@@ -109,10 +111,12 @@ impl core::fmt::Display for DateUnit {
 pub struct Field {
     /// Field name. It may be empty: NumPy writes a field named `''` (`('', '<i4')`); only the
     /// items NumPy's `descr_to_dtype` takes for padding (`('', '|Vn')`, or `''` with a subarray
-    /// shape) become gaps between offsets.
-    pub name: String,
-    /// Optional title (`(title, name)` in the descr).
-    pub title: Option<String>,
+    /// shape) become gaps between offsets. It may hold a lone surrogate (np.save writes a
+    /// field named `'\\ud805'`): see [`FieldName`].
+    pub name: FieldName,
+    /// Optional title (`(title, name)` in the descr): any literal NumPy writes as a title
+    /// (a string, bytes, a number, a tuple ...), see [`Title`].
+    pub title: Option<Title>,
     /// Element type of the field.
     pub dtype: Dtype,
     /// Subarray shape (`[]` for a scalar field). For a subarray of a subarray this is the
@@ -161,9 +165,13 @@ pub struct Record {
 }
 
 impl Record {
-    /// The field called `name`.
-    pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.name == name)
+    /// The field called `name` (a `&str`, or a [`FieldName`] for a name holding a lone
+    /// surrogate).
+    pub fn field<N: ?Sized>(&self, name: &N) -> Option<&Field>
+    where
+        FieldName: PartialEq<N>,
+    {
+        self.fields.iter().find(|f| f.name == *name)
     }
 }
 
@@ -350,11 +358,8 @@ fn record_descr(r: &Record) -> Literal {
             items.push(pad(f.offset.saturating_sub(cursor)));
         }
         let name = match &f.title {
-            Some(t) => Literal::new(Value::Tuple(vec![
-                Literal::new(Value::Str(t.clone())),
-                Literal::new(Value::Str(f.name.clone())),
-            ])),
-            None => Literal::new(Value::Str(f.name.clone())),
+            Some(t) => Literal::new(Value::Tuple(vec![t.to_literal(), name_literal(&f.name)])),
+            None => name_literal(&f.name),
         };
         let levels = f.levels();
         let mut ty = f.dtype.descr();
@@ -372,6 +377,14 @@ fn record_descr(r: &Record) -> Literal {
         items.push(pad(r.itemsize.saturating_sub(cursor)));
     }
     Literal::new(Value::List(items))
+}
+
+/// A field name as NumPy writes it: a string, lone surrogates as their escapes.
+fn name_literal(name: &FieldName) -> Literal {
+    Literal::new(match name.as_str() {
+        Some(t) => Value::Str(t.to_string()),
+        None => Value::NonText(name.clone()),
+    })
 }
 
 /// A shape as NumPy writes it: a tuple of integers.

@@ -1,10 +1,11 @@
 //! The header dict and the containers a value can be: tuples and lists.
 
 use crate::error::ErrorKind;
+use crate::format::dtype::name::FieldName;
 use crate::format::grammar::cursor::{expect, fail, Ctx, Cursor, PError, PResult};
-use crate::format::grammar::scalars::{boolean, integer, none};
+use crate::format::grammar::scalars::{boolean, complex_sum, none, number, number_value, Body};
 use crate::format::grammar::space::ws;
-use crate::format::grammar::strings::string;
+use crate::format::grammar::strings::{bytes, key, string, Decoded};
 use crate::format::literal::{Dict, Entry, Literal, Value};
 use crate::limits::MAX_DEPTH;
 use crate::prelude::*;
@@ -34,14 +35,14 @@ pub(crate) fn dict<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Dict> {
 }
 
 /// ```abnf
-/// entry           = string ws %x3A ws value
+/// entry           = key ws %x3A ws value
 /// ```
 fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
     let key_offset = i.offset();
     if !matches!(i.peek(), Some(b'\'' | b'"')) {
         return fail(i, ErrorKind::HeaderSyntax, "a quoted string key");
     }
-    let (i, key) = string(cx, i)?;
+    let (i, key) = key(cx, i)?;
     let (i, ()) = ws(i)?;
     let (i, ()) = expect(b":", "':' after the key", i)?;
     let (i, ()) = ws(i)?;
@@ -55,7 +56,7 @@ fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
 }
 
 /// ```abnf
-/// value           = string / integer / tuple / list / boolean / none
+/// value           = string / bytes / number / tuple / list / boolean / none
 /// ```
 ///
 /// `depth` is the nesting depth of the container holding this value; each value kind is
@@ -63,9 +64,13 @@ fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
 fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
     let offset = i.offset();
     let (rest, v) = match i.peek() {
-        Some(b'\'' | b'"') => string(cx, i).map(|(r, s)| (r, Value::Str(s)))?,
-        Some(b'0'..=b'9') => integer(cx, i).map(|(r, n)| (r, Value::Int(n)))?,
-        Some(b'(') => tuple(cx, depth, i).map(|(r, v)| (r, Value::Tuple(v)))?,
+        Some(b'\'' | b'"') => string(cx, i).map(|(r, s)| (r, string_value(s)))?,
+        Some(b'b') => bytes(i).map(|(r, b)| (r, Value::Bytes(b)))?,
+        Some(b'0'..=b'9' | b'-') => {
+            let (r, n) = number(cx, i)?;
+            (r, number_value(n)?)
+        }
+        Some(b'(') => tuple(cx, depth, i)?,
         Some(b'[') => list(cx, depth, i).map(|(r, v)| (r, Value::List(v)))?,
         Some(b'T' | b'F') => boolean(i).map(|(r, b)| (r, Value::Bool(b)))?,
         Some(b'N') => none(i).map(|(r, ())| (r, Value::None))?,
@@ -73,11 +78,24 @@ fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
             return fail(
                 i,
                 ErrorKind::HeaderSyntax,
-                "a value (string, integer, tuple, list, True, False or None)",
+                "a value (string, bytes, number, tuple, list, True, False or None)",
             )
         }
     };
     Ok((rest, Literal { offset, value: v }))
+}
+
+/// A string value: text, or one holding a lone surrogate (validation accepts it only as a
+/// field name).
+fn string_value(s: Decoded) -> Value {
+    match s {
+        Decoded::Text(t) => Value::Str(t),
+        Decoded::Surrogates { points, .. } => match FieldName::from_code_points(&points) {
+            Some(name) => Value::NonText(name),
+            // `escape` refuses code points above U+10FFFF: not reached.
+            None => Value::Str(String::new()),
+        },
+    }
 }
 
 /// Opens a container one level below `depth`, refusing to go past [`MAX_DEPTH`].
@@ -94,22 +112,61 @@ fn deeper(depth: u32, i: Cursor<'_>) -> Result<u32, nom::Err<PError>> {
 }
 
 /// ```abnf
-/// tuple           = %x28 ws tuple-body ws %x29
+/// tuple           = %x28 ws ( complex-sum / tuple-body ) ws %x29
 /// tuple-body      = [ value ws %x2C [ ws value *( ws %x2C ws value ) [ ws %x2C ] ] ]
 /// ```
-fn tuple<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Vec<Literal>> {
+///
+/// A tuple, or a complex number `(1+2j)`: a number right after the `(` followed by a sign
+/// makes the parentheses a complex sum's (the number is read once either way).
+fn tuple<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Value> {
     let d = deeper(depth, i)?;
-    let (mut i, ()) = expect(b"(", "'('", i)?;
+    let (i, ()) = expect(b"(", "'('", i)?;
+    let (i, ()) = ws(i)?;
+    if !matches!(i.peek(), Some(b'0'..=b'9' | b'-')) {
+        return tuple_items(cx, d, None, i).map(|(r, items)| (r, Value::Tuple(items)));
+    }
+    let (rest, first) = number(cx, i)?;
+    let summable = matches!(first.body, Body::Int { long: false, .. } | Body::Float(_));
+    if summable && matches!(rest.peek(), Some(b'+' | b'-')) {
+        let (rest, (re, im)) = complex_sum(cx, &first, rest)?;
+        let (rest, ()) = ws(rest)?;
+        let (rest, ()) = expect(b")", "')' closing the complex number", rest)?;
+        return Ok((rest, Value::Complex(re, im)));
+    }
+    let first = Literal {
+        offset: first.offset,
+        value: number_value(first)?,
+    };
+    tuple_items(cx, d, Some(first), rest).map(|(r, items)| (r, Value::Tuple(items)))
+}
+
+/// The items of a tuple after its `(`, through its `)`; `first` is an item already read
+/// (the cursor is right after it).
+fn tuple_items<'a>(
+    cx: &Ctx,
+    d: u32,
+    first: Option<Literal>,
+    i: Cursor<'a>,
+) -> PResult<'a, Vec<Literal>> {
+    let mut i = i;
+    let mut pending = first;
     let mut items = Vec::new();
     let mut trailing_comma = false;
     loop {
+        let item = match pending.take() {
+            Some(item) => item,
+            None => {
+                (i, ()) = ws(i)?;
+                if i.peek() == Some(b')') {
+                    break;
+                }
+                let (rest, v) = value(cx, d, i)?;
+                i = rest;
+                v
+            }
+        };
+        items.push(item);
         (i, ()) = ws(i)?;
-        if i.peek() == Some(b')') {
-            break;
-        }
-        let (rest, v) = value(cx, d, i)?;
-        items.push(v);
-        (i, ()) = ws(rest)?;
         trailing_comma = i.peek() == Some(b',');
         match i.peek() {
             Some(b',') => i = i.skip(1),

@@ -4,12 +4,14 @@
 //! against the grammar, verbatim, and that every rule is quoted once). The parser works
 //! on the raw header bytes through a [`Cursor`](cursor::Cursor) (so every offset is a byte
 //! offset in the text), over complete input, and never backtracks: every value kind is
-//! chosen by its first byte, which makes parsing linear in the header length. Nesting is
-//! bounded by [`MAX_DEPTH`](crate::limits::MAX_DEPTH) so no input can exhaust the stack.
+//! chosen by its first byte (a `(` opens a tuple, or a complex number `(1+2j)` when a
+//! number and a sign follow it: the number is read once either way), which makes parsing
+//! linear in the header length. Nesting is bounded by
+//! [`MAX_DEPTH`](crate::limits::MAX_DEPTH) so no input can exhaust the stack.
 //!
-//! Families: `cursor` (the input type, failures), `space` (whitespace), `strings`,
-//! `scalars` (integers, booleans, `None`), `containers` (dict, tuples, lists); this module
-//! holds the start rule, `header`.
+//! Families: `cursor` (the input type, failures), `space` (whitespace), `strings` (strings
+//! and bytes), `scalars` (numbers, booleans, `None`), `containers` (dict, tuples, lists);
+//! this module holds the start rule, `header`.
 
 mod containers;
 mod cursor;
@@ -101,7 +103,7 @@ fn describe_byte(b: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::literal::{Int, Literal, Value};
+    use crate::format::literal::{Float, Int, Literal, Value};
 
     fn p(s: &str) -> Result<Dict, Error> {
         parse_dict(s.as_bytes(), Version::V1_0)
@@ -150,6 +152,80 @@ mod tests {
         );
         let d = p("{'a': 18446744073709551615}").unwrap();
         assert_eq!(d.entries[0].value.value, Value::Int(Int::Small(u64::MAX)));
+    }
+
+    fn value(s: &str) -> Result<Value, Error> {
+        p(&format!("{{'a': {s}}}")).map(|d| d.entries[0].value.value.clone())
+    }
+
+    #[test]
+    fn numbers_read_as_python_reads_them_and_write_back_as_repr() {
+        let f = |v: f64| Float(v);
+        let cases = [
+            ("-7", Value::NegInt(Int::Small(7)), "-7"),
+            ("1.5", Value::Float(f(1.5)), "1.5"),
+            ("-0.0", Value::Float(f(-0.0)), "-0.0"),
+            ("1e+300", Value::Float(f(1e300)), "1e+300"),
+            ("1e-05", Value::Float(f(1e-5)), "1e-05"),
+            ("1e+400", Value::Float(f(f64::INFINITY)), "inf"),
+            ("1j", Value::Complex(f(0.0), f(1.0)), "1j"),
+            // -(0+1j): both parts negated.
+            ("-1j", Value::Complex(f(-0.0), f(-1.0)), "(-0-1j)"),
+            ("(1+2j)", Value::Complex(f(1.0), f(2.0)), "(1+2j)"),
+            (
+                "( 1.5-1e+300j )",
+                Value::Complex(f(1.5), f(-1e300)),
+                "(1.5-1e+300j)",
+            ),
+            // The integer -0 is 0, and 0 - 0j keeps a positive zero (Python before 3.14).
+            ("(-0-0j)", Value::Complex(f(0.0), f(0.0)), "0j"),
+            ("(-0.0-0j)", Value::Complex(f(-0.0), f(0.0)), "(-0+0j)"),
+            ("(-0-1j)", Value::Complex(f(0.0), f(-1.0)), "-1j"),
+            (
+                "b'a\\x00\\'\"'",
+                Value::Bytes(b"a\x00'\"".to_vec()),
+                "b'a\\x00\\'\"'",
+            ),
+            ("b\"it's\"", Value::Bytes(b"it's".to_vec()), "b\"it's\""),
+        ];
+        for (text, want, repr) in cases {
+            let got = value(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(got, want, "{text}");
+            assert_eq!(Literal::new(got).to_string(), repr, "{text}");
+        }
+        let big = value("-18446744073709551616").unwrap();
+        assert_eq!(big, Value::NegInt(Int::Big("18446744073709551616".into())));
+    }
+
+    #[test]
+    fn number_spellings_repr_never_writes_are_refused_where_they_start_to_differ() {
+        for (text, at) in [
+            ("-0", 7),
+            ("+1", 6),
+            ("1e5", 8),
+            ("1E+5", 7),
+            ("1.", 8),
+            (".5", 6),
+            ("01.5", 6),
+            ("1J", 7),
+            ("(1 + 2j)", 9),
+            ("(1+2L)", 9),
+            ("(1L+2j)", 9),
+            ("(1+2)", 9),
+            ("(1+2j, 3)", 11),
+            ("(1j+2j)", 9),
+            ("- 1", 7),
+            ("B'x'", 6),
+            ("b'\\a'", 9),
+            ("b'\u{e9}'", 8),
+        ] {
+            let e = value(text).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::HeaderSyntax, "{text}: {e}");
+            assert_eq!(e.offset(), Some(at), "{text}: {e}");
+        }
+        // An integer real part too large for a float: Python raises OverflowError.
+        let e = value(&format!("({}+1j)", "9".repeat(400))).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::HeaderSyntax, "{e}");
     }
 
     #[test]

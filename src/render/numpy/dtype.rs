@@ -2,7 +2,7 @@
 //! repr (`dtype=` suffix) and a record's list or dict form.
 
 use crate::format::dtype::{Dtype, Endian, Field, Record};
-use crate::format::repr::{py_shape, py_str};
+use crate::format::repr::py_shape;
 
 /// `dtype_is_implied`: the dtypes whose values show them (`bool`, native `int64`, `float64`,
 /// `complex128`), which `repr` does not name.
@@ -102,8 +102,8 @@ fn is_packed(r: &Record) -> bool {
 /// One field of `_struct_list_str`: `('a', '<i4')`, `(('t', 'a'), '<f8', (2,))`.
 fn list_item(f: &Field) -> String {
     let name = match &f.title {
-        Some(t) => format!("({}, {})", py_str(t), py_str(&f.name)),
-        None => py_str(&f.name),
+        Some(t) => format!("({t}, {:?})", f.name),
+        None => format!("{:?}", f.name),
     };
     match subarray_repr(f) {
         None => format!("({name}, {})", construction_repr(&f.dtype)),
@@ -126,7 +126,7 @@ fn subarray_repr(f: &Field) -> Option<(String, String)> {
 /// `_struct_dict_str` (NumPy ≥ 1.22 spacing).
 fn dict_str(r: &Record) -> String {
     let join = |items: Vec<String>| items.join(", ");
-    let names = join(r.fields.iter().map(|f| py_str(&f.name)).collect());
+    let names = join(r.fields.iter().map(|f| format!("{:?}", f.name)).collect());
     let formats = join(
         r.fields
             .iter()
@@ -142,7 +142,11 @@ fn dict_str(r: &Record) -> String {
         let titles = join(
             r.fields
                 .iter()
-                .map(|f| f.title.as_deref().map_or_else(|| "None".into(), py_str))
+                .map(|f| {
+                    f.title
+                        .as_ref()
+                        .map_or_else(|| "None".into(), ToString::to_string)
+                })
                 .collect(),
         );
         s.push_str(&format!(", 'titles': [{titles}]"));
