@@ -230,7 +230,8 @@ def record_depth(d):
 
 
 def parenthesised(toks):
-    """A `(` whose contents are one value and no comma (a parenthesised value, not a tuple)."""
+    """A `(` whose contents are one value and no comma (a parenthesised value, not a tuple),
+    other than a complex number as repr writes it."""
     toks = [t for t in toks if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
     for i, t in enumerate(toks):
         if t.type == tokenize.OP and t.string == "(":
@@ -246,7 +247,10 @@ def parenthesised(toks):
                 elif u.type == tokenize.OP and u.string == "," and depth == 1:
                     commas += 1
                 j += 1
-            if commas == 0 and j > i + 1:
+            inner = "".join(u.string for u in toks[i + 1:j])
+            # `(1+2j)` is how repr writes a complex number (the grammar's `complex-sum`).
+            complex_sum = re.fullmatch(r"-?[0-9.e+-]+[+-][0-9.e+-]+j", inner) is not None
+            if commas == 0 and j > i + 1 and not complex_sum:
                 return True
     return False
 
