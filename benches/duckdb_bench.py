@@ -178,7 +178,7 @@ def section(gib, runs, rows, base_rss, copies, load=None):
     ]
     others = sorted({r["reader"] for r in rows} - {"read_npy", "Parquet"})
     for label in others:
-        lines[-3:-3] = [f"`{label}`: read_npy from another build of the extension "
+        lines[-2:-2] = [f"`{label}`: read_npy from another build of the extension "
                         "(`--baseline-ext`), timed in the same interleaved rounds.", ""]
     for r in rows:
         lines.append(f"| {r['file']} | {r['query']} | {r['reader']} | {r['best']:.3f} | {r['spread']:.3f} | "
