@@ -95,6 +95,12 @@ pub enum Value {
     Tuple(Vec<Literal>),
     /// A list `[ ... ]`.
     List(Vec<Literal>),
+    /// A set display `{a, b}`, items as written (Python's set drops repeats and iterates in
+    /// hash order; the literal keeps the spelling). Only inside a title.
+    Set(Vec<Literal>),
+    /// A dict display `{k: v}` (`{}` is the empty dict), pairs as written. Only inside a
+    /// title (the header dict itself is [`Dict`]).
+    Map(Vec<(Literal, Literal)>),
 }
 
 /// A value with the offset (in the header text) of its first byte.
@@ -140,6 +146,8 @@ impl Literal {
             Value::None => "None",
             Value::Tuple(_) => "a tuple",
             Value::List(_) => "a list",
+            Value::Set(_) => "a set",
+            Value::Map(_) => "a dict",
         }
     }
 }
@@ -188,6 +196,23 @@ impl fmt::Display for Literal {
                 f.write_str("[")?;
                 write_items(f, items)?;
                 f.write_str("]")
+            }
+            // Python's repr of an empty set (not a literal: no writer's set reads back empty).
+            Value::Set(items) if items.is_empty() => f.write_str("set()"),
+            Value::Set(items) => {
+                f.write_str("{")?;
+                write_items(f, items)?;
+                f.write_str("}")
+            }
+            Value::Map(pairs) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
             }
         }
     }

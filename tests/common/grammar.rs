@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 pub const GRAMMAR_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/npy-header.abnf");
 
 /// Rules whose expansion opens one nesting level.
-pub const CONTAINERS: [&str; 3] = ["dict", "tuple", "list"];
+pub const CONTAINERS: [&str; 5] = ["dict", "tuple", "list", "display", "hashable-tuple"];
 
 /// The grammar as a compiled PEG, with whole-input start rules `full_header` and `full_typestr`.
 pub static RECOGNIZER: LazyLock<pest_vm::Vm> = LazyLock::new(|| {
@@ -42,7 +42,7 @@ pub static RECOGNIZER: LazyLock<pest_vm::Vm> = LazyLock::new(|| {
 /// What the recognizer's parse tree says about a matched input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Facts {
-    /// Deepest nesting of `dict`/`tuple`/`list`.
+    /// Deepest nesting of the [`CONTAINERS`] rules.
     pub nesting: u32,
     /// Whether an integer carries the `L` suffix.
     pub long_suffix: bool,
@@ -59,7 +59,9 @@ pub fn recognize(start: &str, text: &str) -> Option<Facts> {
     let mut stack: Vec<_> = pairs.map(|p| (p, 0u32)).collect();
     while let Some((pair, depth)) = stack.pop() {
         let rule = pair.as_rule();
-        let depth = depth + u32::from(CONTAINERS.contains(&rule));
+        // pest names a rule as abnf_to_pest spells it (`hashable_tuple` for `hashable-tuple`).
+        let container = CONTAINERS.iter().any(|c| c.replace('-', "_") == rule);
+        let depth = depth + u32::from(container);
         facts.nesting = facts.nesting.max(depth);
         facts.long_suffix |= rule == "long_suffix";
         stack.extend(pair.into_inner().map(|p| (p, depth)));

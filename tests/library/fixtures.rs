@@ -232,7 +232,9 @@ fn literal_to_json(lit: &npyguard::literal::Literal) -> String {
         L::Int(i) => i.to_string(),
         // Python's repr of these is also their JSON (json.dumps writes -7, 1e+300).
         L::NegInt(_) | L::Float(_) => lit.to_string(),
-        L::Complex(..) | L::Bytes(_) => panic!("{lit}: no JSON form (not in these fixtures)"),
+        L::Complex(..) | L::Bytes(_) | L::Set(_) | L::Map(_) => {
+            panic!("{lit}: no JSON form (not in these fixtures)")
+        }
         L::Bool(b) => b.to_string(),
         L::None => "null".into(),
         L::Tuple(items) | L::List(items) => {

@@ -1052,6 +1052,22 @@ fn integers() {
 }
 
 #[test]
+fn sets_and_dicts_as_values_with_hashable_items() {
+    accepted_by_both("{'a': {1, 2}, 'b': {}, 'c': {1: 'x', (2, b'y'): [3]}, 'd': {(1, (2,)),}}");
+    for refused in [
+        "{[1]}",
+        "{{1}}",
+        "{(1, [2])}",
+        "{[1]: 2}",
+        "{1: 2, 3}",
+        "{1, 2: 3}",
+        "{,}",
+    ] {
+        refused_by_both(&format!("{{'a': {refused}}}"));
+    }
+}
+
+#[test]
 fn floats_complex_numbers_and_bytes_as_repr_writes_them() {
     accepted_by_both("{'a': 1.5, 'b': -0.0, 'c': 1e+300, 'd': 1.5e-05, 'e': 0.0001}");
     accepted_by_both(

@@ -8,8 +8,8 @@ replaced by the raw control character they name (what npyz writes: NumPy loads b
 The forms: nested subarrays to depth 3 (also of records), zero-width S/U/V (top level and
 in records), records with no field (itemsize 0, or padding only), fields named '' (also as
 a title's name), titles ('' among them, and one of each non-string kind NumPy writes:
-integers of any sign and size, booleans, floats, complex numbers, bytes, tuples, lists, a
-lone surrogate), auto-named (commastring) fields, padding NumPy takes for a field named ''
+integers of any sign and size, booleans, floats, complex numbers, bytes, tuples, lists,
+sets, dicts, a lone surrogate), auto-named (commastring) fields, padding NumPy takes for a field named ''
 (V and subarrays), lone surrogates and code units up to U+10FFFF in U arrays, control
 characters in field names (escaped and raw); multi-byte
 types in both byte orders, 2-D arrays in both memory orders; long double (`f16`, `c32`: x87
@@ -208,6 +208,9 @@ TITLES = (
     ("list", [1, None, "z"]),
     ("none_in_tuple", (None, 1)),
     ("surrogate", "\ud805"),
+    ("set", {3, 1, 2}),
+    ("dict", {1: "a", "b": (2, b"c")}),
+    ("empty_dict", {}),
 )
 
 

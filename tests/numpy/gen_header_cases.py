@@ -247,9 +247,9 @@ add("n_header-syntax__integer_key", "{1: '<f8', 'descr': '<f8', 'fortran_order':
 add("n_header-syntax__none_key", "{None: 1, 'descr': '<f8', 'fortran_order': False, 'shape': (2, 3)}\n")
 add("n_header-syntax__set_not_dict", "{'descr', 'fortran_order', 'shape'}\n")
 add("n_header-syntax__dict_call", "dict(descr='<f8', fortran_order=False, shape=(2, 3))\n")
-add("n_header-syntax__nested_dict_value", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), 'meta': {}}\n")
-add("n_header-syntax__descr_dict_of_two_char_keys", d(descr="{'ab': 1}", shape="(2,)"))
-add("n_header-syntax__dict_as_descr", d(descr="{'names': ['a'], 'formats': ['<f8']}"))
+add("i_extra_key_dict_value", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), 'meta': {}}\n")
+add("n_bad-descr__descr_dict_of_two_char_keys", d(descr="{'ab': 1}", shape="(2,)"))
+add("n_bad-descr__dict_as_descr", d(descr="{'names': ['a'], 'formats': ['<f8']}"))
 
 # ------------------------------------------------------------- NUL bytes --
 add("n_header-encoding__nul_in_padding", d(end=" \x00\n"))
@@ -523,14 +523,16 @@ add("n_bad-descr__field_name_bytes", R("(b'a', '<f8')"))
 add("y_title_int", R("((1, 'a'), '<f8')"))
 add("y_title_none", R("((None, 'a'), '<f8')"))
 add("y_title_bytes", R("((b't', 'a'), '<f8')"))
-# Number and bytes spellings np.save never writes in a title (DEVIATIONS a4, a8, a13), and
-# sets and dicts as titles (a33, open).
+add("y_title_set", R("(({1}, 'a'), '<f8')"))
+add("y_title_dict", R("(({1: 2}, 'a'), '<f8')"))
+add("n_header-syntax__title_set_of_list", R("(({[1]}, 'a'), '<f8')"))
+add("n_header-syntax__title_dict_key_tuple_of_list", R("(({(1, [2]): 2}, 'a'), '<f8')"))
+# Number and bytes spellings np.save never writes in a title (DEVIATIONS a4, a8, a13).
 for name, title in (("float_exponent_without_sign", "1e5"), ("float_capital_e", "1E+5"),
                     ("float_trailing_dot", "1."), ("float_leading_dot", ".5"),
                     ("imaginary_capital_j", "1J"), ("complex_spaces_inside", "(1 + 2j)"),
                     ("complex_sum_unparenthesized", "1+2j"), ("float_leading_zeros", "01.5"),
-                    ("bytes_capital_b_prefix", "B't'"), ("bytes_unknown_escape", "b'\\a'"),
-                    ("set", "{1}"), ("dict", "{1: 2}")):
+                    ("bytes_capital_b_prefix", "B't'"), ("bytes_unknown_escape", "b'\\a'")):
     add("n_header-syntax__title_" + name, R("((" + title + ", 'a'), '<f8')"))
 add("n_bad-descr__title_one_item", R("(('t',), '<f8')"))
 add("n_bad-descr__subarray_shape_bare_int", R("('a', '<f8', 3)"))

@@ -31,7 +31,8 @@ pub fn literal_json(lit: &npyguard::literal::Literal) -> Value {
         L::Float(v) if v.0.is_finite() => json!(v.0),
         // Values JSON has no number for (non-finite floats, complex numbers, bytes): the
         // Python literal, as the header spells it.
-        L::Float(_) | L::Complex(..) | L::Bytes(_) => Value::String(lit.to_string()),
+        L::Float(_) | L::Complex(..) | L::Bytes(_) | L::Map(_) => Value::String(lit.to_string()),
+        L::Set(items) => Value::Array(items.iter().map(literal_json).collect()),
         L::Bool(b) => json!(b),
         L::None => Value::Null,
         L::Tuple(items) | L::List(items) => Value::Array(items.iter().map(literal_json).collect()),

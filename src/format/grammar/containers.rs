@@ -56,7 +56,7 @@ fn entry<'a>(cx: &Ctx, i: Cursor<'a>) -> PResult<'a, Entry> {
 }
 
 /// ```abnf
-/// value           = string / bytes / number / tuple / list / boolean / none
+/// value           = string / bytes / number / tuple / list / display / boolean / none
 /// ```
 ///
 /// `depth` is the nesting depth of the container holding this value; each value kind is
@@ -72,13 +72,14 @@ fn value<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
         }
         Some(b'(') => tuple(cx, depth, i)?,
         Some(b'[') => list(cx, depth, i).map(|(r, v)| (r, Value::List(v)))?,
+        Some(b'{') => display(cx, depth, i)?,
         Some(b'T' | b'F') => boolean(i).map(|(r, b)| (r, Value::Bool(b)))?,
         Some(b'N') => none(i).map(|(r, ())| (r, Value::None))?,
         _ => {
             return fail(
                 i,
                 ErrorKind::HeaderSyntax,
-                "a value (string, bytes, number, tuple, list, True, False or None)",
+                "a value (string, bytes, number, tuple, list, set, dict, True, False or None)",
             )
         }
     };
@@ -208,4 +209,116 @@ fn list<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Vec<Literal>> {
     }
     let (i, ()) = expect(b"]", "']'", i)?;
     Ok((i, items))
+}
+
+/// ```abnf
+/// display         = %x7B ws [ display-body ws ] %x7D
+/// display-body    = map-items / set-items
+/// map-items       = map-item *( ws %x2C ws map-item ) [ ws %x2C ]
+/// map-item        = hashable ws %x3A ws value
+/// set-items       = hashable *( ws %x2C ws hashable ) [ ws %x2C ]
+/// ```
+///
+/// A set `{1, 2}` or a dict `{1: 'a'}` inside a value (np.save writes a title that is one):
+/// the first item's `:` decides which (the item is read once).
+fn display<'a>(cx: &Ctx, depth: u32, i: Cursor<'a>) -> PResult<'a, Value> {
+    let d = deeper(depth, i)?;
+    let (i, ()) = expect(b"{", "'{'", i)?;
+    let (i, ()) = ws(i)?;
+    if i.peek() == Some(b'}') {
+        return Ok((i.skip(1), Value::Map(Vec::new())));
+    }
+    let (rest, first) = hashable(cx, d, i)?;
+    let (rest, ()) = ws(rest)?;
+    if rest.peek() == Some(b':') {
+        map_items(cx, d, first, rest).map(|(r, pairs)| (r, Value::Map(pairs)))
+    } else {
+        set_items(cx, d, first, rest).map(|(r, items)| (r, Value::Set(items)))
+    }
+}
+
+/// The pairs of a dict display from its first key on (`i` at the `:` after it), through
+/// the closing `}`.
+fn map_items<'a>(
+    cx: &Ctx,
+    d: u32,
+    first: Literal,
+    i: Cursor<'a>,
+) -> PResult<'a, Vec<(Literal, Literal)>> {
+    let (mut i, mut key) = (i, first);
+    let mut pairs = Vec::new();
+    loop {
+        let (rest, ()) = expect(b":", "':' after a dict key", i)?;
+        let (rest, ()) = ws(rest)?;
+        let (rest, v) = value(cx, d, rest)?;
+        pairs.push((key, v));
+        let (rest, ()) = ws(rest)?;
+        let (rest, more) = next_item(rest)?;
+        if !more {
+            return Ok((rest, pairs));
+        }
+        let (rest, k) = hashable(cx, d, rest)?;
+        (i, ()) = ws(rest)?;
+        key = k;
+    }
+}
+
+/// The items of a set display after its first one (`i` right after it), through the `}`.
+fn set_items<'a>(cx: &Ctx, d: u32, first: Literal, i: Cursor<'a>) -> PResult<'a, Vec<Literal>> {
+    let mut i = i;
+    let mut items = vec![first];
+    loop {
+        let (rest, more) = next_item(i)?;
+        if !more {
+            return Ok((rest, items));
+        }
+        let (rest, v) = hashable(cx, d, rest)?;
+        items.push(v);
+        (i, ()) = ws(rest)?;
+    }
+}
+
+/// After an item of a set or dict display: `true` and the next item's position after a
+/// `,`; `false` and the position after the closing `}` (a trailing `,` allowed).
+fn next_item(i: Cursor<'_>) -> PResult<'_, bool> {
+    match i.peek() {
+        Some(b',') => {
+            let (rest, ()) = ws(i.skip(1))?;
+            if rest.peek() == Some(b'}') {
+                Ok((rest.skip(1), false))
+            } else {
+                Ok((rest, true))
+            }
+        }
+        Some(b'}') => Ok((i.skip(1), false)),
+        _ => fail(i, ErrorKind::HeaderSyntax, "',' or '}' in a set or dict"),
+    }
+}
+
+/// ```abnf
+/// hashable        = string / bytes / number / hashable-tuple / boolean / none
+/// hashable-tuple  = %x28 ws ( complex-sum / hashable-body ) ws %x29
+/// hashable-body   = [ hashable ws %x2C [ ws hashable *( ws %x2C ws hashable ) [ ws %x2C ] ] ]
+/// ```
+///
+/// A set item or dict key: a [`value`] Python can hash, as `ast.literal_eval` requires
+/// (read as a value, then refused at its first byte when a list, set or dict is in it).
+fn hashable<'a>(cx: &Ctx, d: u32, i: Cursor<'a>) -> PResult<'a, Literal> {
+    let (rest, v) = value(cx, d, i)?;
+    if !is_hashable(&v.value) {
+        return fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "a hashable set item or dict key (no list, set or dict in it)",
+        );
+    }
+    Ok((rest, v))
+}
+
+fn is_hashable(v: &Value) -> bool {
+    match v {
+        Value::List(_) | Value::Set(_) | Value::Map(_) => false,
+        Value::Tuple(items) => items.iter().all(|x| is_hashable(&x.value)),
+        _ => true,
+    }
 }

@@ -198,6 +198,24 @@ mod tests {
     }
 
     #[test]
+    fn sets_and_dicts_keep_their_items_as_written() {
+        let one = |v| Literal::new(Value::Int(Int::Small(v)));
+        assert_eq!(
+            value("{2, 1, 2}").unwrap(),
+            Value::Set(vec![one(2), one(1), one(2)])
+        );
+        assert_eq!(value("{}").unwrap(), Value::Map(Vec::new()));
+        let m = value("{1: [2], 'k': (3,),}").unwrap();
+        assert_eq!(Literal::new(m).to_string(), "{1: [2], 'k': (3,)}");
+        assert_eq!(Literal::new(Value::Set(Vec::new())).to_string(), "set()");
+        // An unhashable item is refused where it starts, as literal_eval's TypeError.
+        let e = value("{1, [2]}").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::HeaderSyntax, Some(10)));
+        let e = value("{1: 2, 3}").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::HeaderSyntax, Some(14)));
+    }
+
+    #[test]
     fn number_spellings_repr_never_writes_are_refused_where_they_start_to_differ() {
         for (text, at) in [
             ("-0", 7),
