@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Differential test: `npyguard convert F -o OUT` writes exactly `np.save(np.load(F))`.
+"""Differential test: `npyguard convert F -o OUT` writes exactly `np.save(np.load(F))`
+(tests/fixtures/npy and tests/fixtures/conformance).
 
 For every committed NumPy fixture (tests/fixtures/npy, written by NumPy in every dtype,
 shape, order and format version) the CLI's output is compared byte for byte with what
@@ -38,7 +39,28 @@ def main():
             assert got == want.getvalue(), (f, got[:128], want.getvalue()[:128])
             changed += got != open(f, "rb").read()
     print(f"convert differential: {len(files)} fixtures equal to np.save(np.load(f)) ({changed} differ from their input)")
+    conformance(exe)
     return 0
+
+
+def conformance(exe):
+    """Every form NumPy writes (tests/fixtures/conformance: nested subarrays, zero-width types,
+    titles of every kind, lone surrogates ...): convert writes the manifest's `resave` bytes,
+    np.save(np.load(f)) with the file's own record padding (NumPy leaves padding undefined on
+    that trip), which gen_conformance.py checked against NumPy."""
+    import json
+    base = os.path.join(ROOT, "tests", "fixtures", "conformance")
+    with open(os.path.join(base, "manifest.json")) as fh:
+        cases = json.load(fh)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out.npy")
+        for case in cases:
+            f = os.path.join(base, case["file"])
+            r = subprocess.run([exe, "convert", f, "-o", out], capture_output=True)
+            assert r.returncode == 0, (f, r.stderr.decode())
+            want = open(os.path.join(base, case["resave"]), "rb").read()
+            assert open(out, "rb").read() == want, case["file"]
+    print(f"convert differential: {len(cases)} conformance fixtures equal to np.save(np.load(f))")
 
 
 if __name__ == "__main__":
