@@ -150,6 +150,8 @@ enum Kind {
     F64,
     C64,
     C128,
+    LongDouble,
+    CLongDouble,
     Bytes,
     Unicode,
     Void,
@@ -244,6 +246,8 @@ fn dtype_at(u: &mut Unstructured<'_>, depth: u32) -> AResult<Dtype> {
         Kind::F64 => Dtype::F64(endian(u)?),
         Kind::C64 => Dtype::C64(endian(u)?),
         Kind::C128 => Dtype::C128(endian(u)?),
+        Kind::LongDouble => Dtype::LongDouble(endian(u)?),
+        Kind::CLongDouble => Dtype::CLongDouble(endian(u)?),
         Kind::Bytes => Dtype::Bytes(u.int_in_range(1..=12)?),
         Kind::Unicode => Dtype::Unicode(u.int_in_range(1..=6)?, endian(u)?),
         Kind::Void => Dtype::Void(u.int_in_range(1..=12)?),
@@ -457,6 +461,9 @@ pub fn array_data(u: &mut Unstructured<'_>, dtype: &Dtype, n: usize) -> AResult<
             })?)
             .into(),
         ),
+        // Each element's 16 (32) bytes as a file holds them: any x87 pattern, padding too.
+        Dtype::LongDouble(_) => ArrayData::LongDouble((values(u, n * 16, any)?).into()),
+        Dtype::CLongDouble(_) => ArrayData::CLongDouble((values(u, n * 32, any)?).into()),
         Dtype::Bytes(k) => ArrayData::Bytes((values(u, n * k, any)?).into()),
         Dtype::Unicode(k, _) => ArrayData::Unicode(
             (values(u, n * k, |u| Ok(u32::from(u.arbitrary::<char>()?)))?).into(),
@@ -485,6 +492,16 @@ pub fn holds_unicode(dtype: &Dtype) -> bool {
     match dtype {
         Dtype::Unicode(..) => true,
         Dtype::Record(r) => r.fields.iter().any(|f| holds_unicode(&f.dtype)),
+        _ => false,
+    }
+}
+
+/// Whether `dtype` holds a long double (`f16`/`c32`) anywhere: the NumPy repr, Arrow and
+/// compare refuse those (`unsupported-dtype`, or "not compared"), by design.
+pub fn holds_long_double(dtype: &Dtype) -> bool {
+    match dtype {
+        Dtype::LongDouble(_) | Dtype::CLongDouble(_) => true,
+        Dtype::Record(r) => r.fields.iter().any(|f| holds_long_double(&f.dtype)),
         _ => false,
     }
 }

@@ -16,7 +16,7 @@
 use core::fmt;
 
 use crate::format::dtype::name::FieldName;
-use crate::format::repr::{py_bytes, py_complex, py_float, write_py_str};
+use crate::format::repr::{py_bytes, py_complex, py_float, py_float_r, write_py_str};
 use crate::prelude::*;
 
 /// A Python integer literal: exact when it fits in `u64`, otherwise its decimal digits.
@@ -179,7 +179,7 @@ impl fmt::Display for Literal {
             Value::Int(i) => write!(f, "{i}"),
             Value::NegInt(i) => write!(f, "-{i}"),
             Value::Float(v) => f.write_str(&py_float(v.0)),
-            Value::Complex(re, im) => f.write_str(&py_complex(re.0, im.0)),
+            Value::Complex(re, im) => f.write_str(&complex_literal(re.0, im.0)),
             Value::Bytes(b) => f.write_str(&py_bytes(b)),
             Value::Bool(true) => f.write_str("True"),
             Value::Bool(false) => f.write_str("False"),
@@ -215,6 +215,22 @@ impl fmt::Display for Literal {
                 f.write_str("}")
             }
         }
+    }
+}
+
+/// A complex number as a literal that reads back to the same value: Python's `repr`, except
+/// for the values `repr` and `ast.literal_eval` disagree on. `repr(complex(0.0, -1.0))` is
+/// `-1j`, which reads as `(-0.0, -1.0)`, whose `repr` `(-0-1j)` reads as `(0.0, -1.0)`:
+/// np.save(np.load(f)) flips such a title at every trip. npyguard writes `(0-1j)` for
+/// `(0.0, -1.0)`, `-1j` for `(-0.0, -1.0)` and `(-0.0-0j)` for `(-0.0, 0.0)`, each of which
+/// reads back to itself (grammar/DEVIATIONS.md a26).
+fn complex_literal(re: f64, im: f64) -> String {
+    let zero_re = re == 0.0;
+    match (zero_re, re.is_sign_negative(), im.is_sign_negative()) {
+        (true, false, true) => format!("(0-{}j)", py_float_r(-im)),
+        (true, true, true) => format!("-{}j", py_float_r(-im)),
+        (true, true, false) if im == 0.0 => "(-0.0-0j)".to_string(),
+        _ => py_complex(re, im),
     }
 }
 

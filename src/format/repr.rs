@@ -246,13 +246,7 @@ pub fn py_bytes(b: &[u8]) -> String {
 /// assert_eq!(py_complex(1.5, 1e300), "(1.5+1e+300j)");
 /// ```
 pub fn py_complex(re: f64, im: f64) -> String {
-    let part = |v: f64| {
-        let s = py_float(v);
-        match s.strip_suffix(".0") {
-            Some(t) => t.to_string(),
-            None => s,
-        }
-    };
+    let part = py_float_r;
     if re == 0.0 && re.is_sign_positive() {
         return format!("{}j", part(im));
     }
@@ -262,6 +256,16 @@ pub fn py_complex(re: f64, im: f64) -> String {
         "+"
     };
     format!("({}{sign}{}j)", part(re), part(im))
+}
+
+/// [`py_float`] without its `.0`: Python's `'r'` format without `ADD_DOT_0`, which
+/// `repr(complex)` writes each part in (`1`, `-0`, `1.5`, `1e+16`).
+pub(crate) fn py_float_r(v: f64) -> String {
+    let s = py_float(v);
+    match s.strip_suffix(".0") {
+        Some(t) => t.to_string(),
+        None => s,
+    }
 }
 
 /// Python's `repr` of a shape tuple: `()`, `(3,)`, `(2, 3)`.

@@ -39,11 +39,30 @@ fn every_form_numpy_writes_reads_as_numpy_and_writes_back_as_np_save() {
     );
 }
 
+/// Titles whose `repr` does not read back to themselves (Python's `repr` and `literal_eval`
+/// disagree on a complex number's signed zeros: np.save(np.load(f)) flips them at every
+/// trip). npyguard writes a literal that reads back to the value (DEVIATIONS a26): (file,
+/// NumPy's spelling of the loaded title, npyguard's).
+const SIGNED_ZERO_TITLES: [(&str, &str, &str); 2] = [
+    ("title_neg_imag.npy", "(-0-1j)", "-1j"),
+    ("title_complex_neg_zero_real.npy", "-1j", "(0-1j)"),
+];
+
+/// NumPy's text `numpy` with npyguard's spelling of a [`SIGNED_ZERO_TITLES`] title.
+fn ours(file: &str, numpy: &str) -> String {
+    match SIGNED_ZERO_TITLES.iter().find(|(f, ..)| *f == file) {
+        Some((_, theirs, mine)) => {
+            numpy.replacen(&format!("(({theirs}, "), &format!("(({mine}, "), 1)
+        }
+        None => numpy.to_string(),
+    }
+}
+
 fn check(e: &Value) -> Result<(), String> {
     let file = e["file"].as_str().unwrap();
     let a = read_path(dir().join(file), &ReadOptions::default()).map_err(|x| x.to_string())?;
     let descr = a.dtype().descr().to_string();
-    if descr != e["descr"].as_str().unwrap() {
+    if descr != ours(file, e["descr"].as_str().unwrap()) {
         return Err(format!("descr {descr} (NumPy: {})", e["descr"]));
     }
     let shape: Vec<u64> = a.shape().iter().map(|&d| d as u64).collect();
@@ -88,12 +107,22 @@ fn check(e: &Value) -> Result<(), String> {
         }
     } else {
         let repr = numpy_repr(&a, true).map_err(|x| format!("numpy_repr: {x}"))?;
-        if repr != e["repr"].as_str().unwrap() {
+        if repr != ours(file, e["repr"].as_str().unwrap()) {
             return Err(format!("repr {repr:?} (NumPy: {:?})", e["repr"]));
         }
     }
     let written = write::to_vec(&a).map_err(|x| format!("write: {x}"))?;
-    let resave = std::fs::read(dir().join(e["resave"].as_str().unwrap())).unwrap();
+    let mut resave = std::fs::read(dir().join(e["resave"].as_str().unwrap())).unwrap();
+    if SIGNED_ZERO_TITLES.iter().any(|(f, ..)| *f == file) {
+        // The same header with npyguard's spelling, padded to the same length (the padding
+        // to 64 bytes absorbs a character or two); the preamble and payload unchanged.
+        let head = resave.iter().position(|&b| b == b'\n').unwrap();
+        let latin1: String = resave[10..head].iter().map(|&b| char::from(b)).collect();
+        let text = ours(file, latin1.trim_end());
+        let mut header = text.into_bytes();
+        header.resize(head - 10, b' ');
+        resave.splice(10..head, header);
+    }
     if written != resave {
         return Err(format!(
             "written back as {:?}, np.save writes {:?}",

@@ -43,6 +43,10 @@ def main():
     return 0
 
 
+# Titles whose repr does not read back to themselves (a complex number's signed zeros).
+SIGNED_ZERO_TITLES = {"title_neg_imag.npy", "title_complex_neg_zero_real.npy"}
+
+
 def conformance(exe):
     """Every form NumPy writes (tests/fixtures/conformance: nested subarrays, zero-width types,
     titles of every kind, lone surrogates ...): convert writes the manifest's `resave` bytes,
@@ -59,7 +63,15 @@ def conformance(exe):
             r = subprocess.run([exe, "convert", f, "-o", out], capture_output=True)
             assert r.returncode == 0, (f, r.stderr.decode())
             want = open(os.path.join(base, case["resave"]), "rb").read()
-            assert open(out, "rb").read() == want, case["file"]
+            got = open(out, "rb").read()
+            if case["file"] in SIGNED_ZERO_TITLES:
+                # npyguard writes a title that reads back to itself where repr's does not
+                # (DEVIATIONS a26): the loaded title, compared as np.load reads both.
+                assert np.load(io.BytesIO(got)).dtype == np.load(io.BytesIO(want)).dtype, case["file"]
+                h = want.index(b"\n", 10) + 1  # the same header length (its padding absorbs it)
+                assert len(got) == len(want) and got[h:] == want[h:], case["file"]
+                continue
+            assert got == want, case["file"]
     print(f"convert differential: {len(cases)} conformance fixtures equal to np.save(np.load(f))")
 
 

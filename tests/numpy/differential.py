@@ -983,8 +983,10 @@ def syntax_spans(s):
             str_spans.append((start, end))
             m = STR_PREFIX.match(t.string)
             prefix, quote = (m.group(1), m.group(2)) if m else ("", "'")
-            if prefix:
-                spans.append(("a26" if "b" in prefix.lower() else "a4", start, end))
+            # A lone lowercase `b` is a bytes literal, which the grammar reads (np.save writes
+            # a bytes title so); every other prefix is row a4.
+            if prefix and prefix != "b":
+                spans.append(("a4", start, end))
             if len(quote) == 3:
                 spans.append(("a5", start, end))
             if prev is not None and prev.type == tokenize.STRING:
@@ -1130,9 +1132,6 @@ def descr_classes(descr, top=True, depth=0):
         if len(field) not in (2, 3):
             continue
         name, typ = field[0], field[1]
-        if isinstance(name, tuple):
-            if len(name) == 2 and not isinstance(name[0], str):
-                found.add("a26")
         shape = field[2] if len(field) == 3 else None
         is_pad = name == ""
         if len(field) == 3:

@@ -532,7 +532,8 @@ for name, title in (("float_exponent_without_sign", "1e5"), ("float_capital_e", 
                     ("float_trailing_dot", "1."), ("float_leading_dot", ".5"),
                     ("imaginary_capital_j", "1J"), ("complex_spaces_inside", "(1 + 2j)"),
                     ("complex_sum_unparenthesized", "1+2j"), ("float_leading_zeros", "01.5"),
-                    ("bytes_capital_b_prefix", "B't'"), ("bytes_unknown_escape", "b'\\a'")):
+                    ("bytes_capital_b_prefix", "B't'"), ("bytes_unknown_escape", "b'\\a'"),
+                    ("float_overflow", "1e+400")):
     add("n_header-syntax__title_" + name, R("((" + title + ", 'a'), '<f8')"))
 add("n_bad-descr__title_one_item", R("(('t',), '<f8')"))
 add("n_bad-descr__subarray_shape_bare_int", R("('a', '<f8', 3)"))

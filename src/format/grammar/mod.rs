@@ -167,10 +167,11 @@ mod tests {
             ("-0.0", Value::Float(f(-0.0)), "-0.0"),
             ("1e+300", Value::Float(f(1e300)), "1e+300"),
             ("1e-05", Value::Float(f(1e-5)), "1e-05"),
-            ("1e+400", Value::Float(f(f64::INFINITY)), "inf"),
             ("1j", Value::Complex(f(0.0), f(1.0)), "1j"),
-            // -(0+1j): both parts negated.
-            ("-1j", Value::Complex(f(-0.0), f(-1.0)), "(-0-1j)"),
+            // -(0+1j): both parts negated; written back as itself (repr writes (-0-1j),
+            // which reads as (0.0, -1.0)).
+            ("-1j", Value::Complex(f(-0.0), f(-1.0)), "-1j"),
+            ("-0j", Value::Complex(f(-0.0), f(-0.0)), "-0j"),
             ("(1+2j)", Value::Complex(f(1.0), f(2.0)), "(1+2j)"),
             (
                 "( 1.5-1e+300j )",
@@ -179,8 +180,9 @@ mod tests {
             ),
             // The integer -0 is 0, and 0 - 0j keeps a positive zero (Python before 3.14).
             ("(-0-0j)", Value::Complex(f(0.0), f(0.0)), "0j"),
-            ("(-0.0-0j)", Value::Complex(f(-0.0), f(0.0)), "(-0+0j)"),
-            ("(-0-1j)", Value::Complex(f(0.0), f(-1.0)), "-1j"),
+            ("(-0.0-0j)", Value::Complex(f(-0.0), f(0.0)), "(-0.0-0j)"),
+            ("(-0-1j)", Value::Complex(f(0.0), f(-1.0)), "(0-1j)"),
+            ("(2.5-1j)", Value::Complex(f(2.5), f(-1.0)), "(2.5-1j)"),
             (
                 "b'a\\x00\\'\"'",
                 Value::Bytes(b"a\x00'\"".to_vec()),
@@ -191,10 +193,33 @@ mod tests {
         for (text, want, repr) in cases {
             let got = value(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(got, want, "{text}");
-            assert_eq!(Literal::new(got).to_string(), repr, "{text}");
+            assert_eq!(Literal::new(got.clone()).to_string(), repr, "{text}");
+            // What is written reads back to the same value.
+            assert_eq!(value(repr).unwrap(), got, "{text} -> {repr}");
         }
         let big = value("-18446744073709551616").unwrap();
         assert_eq!(big, Value::NegInt(Int::Big("18446744073709551616".into())));
+    }
+
+    #[test]
+    fn every_complex_spelling_is_written_back_as_a_literal_that_reads_back_to_itself() {
+        let reals = ["0", "-0", "0.0", "-0.0", "1", "-1", "2.5", "-2.5e-05"];
+        let imags = ["0", "1", "2.5", "1e+300"];
+        let mut texts = Vec::new();
+        for im in imags {
+            texts.push(format!("{im}j"));
+            texts.push(format!("-{im}j"));
+            for re in reals {
+                texts.push(format!("({re}+{im}j)"));
+                texts.push(format!("({re}-{im}j)"));
+            }
+        }
+        for text in texts {
+            let v = value(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let written = Literal::new(v.clone()).to_string();
+            let back = value(&written).unwrap_or_else(|e| panic!("{text} -> {written}: {e}"));
+            assert_eq!(back, v, "{text} -> {written}");
+        }
     }
 
     #[test]
@@ -236,6 +261,9 @@ mod tests {
             ("B'x'", 6),
             ("b'\\a'", 9),
             ("b'\u{e9}'", 8),
+            ("1e+400", 6),
+            ("(1e+400+1j)", 7),
+            ("1e+400j", 6),
         ] {
             let e = value(text).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::HeaderSyntax, "{text}: {e}");

@@ -200,17 +200,24 @@ fn digits<'a>(i: Cursor<'a>, expected: &'static str) -> PResult<'a, Cursor<'a>> 
     }
 }
 
-/// The `len` bytes at `i` (a float's text, ASCII) read as Python reads a float literal:
-/// correctly rounded, `inf` past the largest finite value.
+/// The `len` bytes at `i` (a float's text, ASCII) read as Python reads a float literal
+/// (correctly rounded). A literal past the largest finite float is refused: Python reads it
+/// as `inf`, whose `repr` no reader reads back (DEVIATIONS a8).
 fn float_value(i: Cursor<'_>, len: usize) -> core::result::Result<f64, nom::Err<PError>> {
     let parsed = i
         .bytes()
         .get(..len)
         .and_then(|t| core::str::from_utf8(t).ok())
-        .and_then(|t| t.parse::<f64>().ok());
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|v| v.is_finite());
     match parsed {
         Some(v) => Ok(v),
-        None => fail(i, ErrorKind::HeaderSyntax, "a float literal").map(|(_, v)| v),
+        None => fail(
+            i,
+            ErrorKind::HeaderSyntax,
+            "a finite float (Python reads this one as inf, which repr writes as a name)",
+        )
+        .map(|(_, v)| v),
     }
 }
 
