@@ -58,6 +58,21 @@ fn ours(file: &str, numpy: &str) -> String {
     }
 }
 
+/// The bytes np.save wrote for `file`, with npyguard's spelling of a
+/// [`SIGNED_ZERO_TITLES`] title: the same header padded to the same length (the padding to
+/// 64 bytes absorbs a character or two), the preamble and payload unchanged.
+fn our_resave(file: &str, mut resave: Vec<u8>) -> Vec<u8> {
+    if !SIGNED_ZERO_TITLES.iter().any(|(f, ..)| *f == file) {
+        return resave;
+    }
+    let head = resave.iter().position(|&b| b == b'\n').unwrap();
+    let latin1: String = resave[10..head].iter().map(|&b| char::from(b)).collect();
+    let mut header = ours(file, latin1.trim_end()).into_bytes();
+    header.resize(head - 10, b' ');
+    resave.splice(10..head, header);
+    resave
+}
+
 fn check(e: &Value) -> Result<(), String> {
     let file = e["file"].as_str().unwrap();
     let a = read_path(dir().join(file), &ReadOptions::default()).map_err(|x| x.to_string())?;
@@ -112,17 +127,8 @@ fn check(e: &Value) -> Result<(), String> {
         }
     }
     let written = write::to_vec(&a).map_err(|x| format!("write: {x}"))?;
-    let mut resave = std::fs::read(dir().join(e["resave"].as_str().unwrap())).unwrap();
-    if SIGNED_ZERO_TITLES.iter().any(|(f, ..)| *f == file) {
-        // The same header with npyguard's spelling, padded to the same length (the padding
-        // to 64 bytes absorbs a character or two); the preamble and payload unchanged.
-        let head = resave.iter().position(|&b| b == b'\n').unwrap();
-        let latin1: String = resave[10..head].iter().map(|&b| char::from(b)).collect();
-        let text = ours(file, latin1.trim_end());
-        let mut header = text.into_bytes();
-        header.resize(head - 10, b' ');
-        resave.splice(10..head, header);
-    }
+    let resave = std::fs::read(dir().join(e["resave"].as_str().unwrap())).unwrap();
+    let resave = our_resave(file, resave);
     if written != resave {
         return Err(format!(
             "written back as {:?}, np.save writes {:?}",
