@@ -44,7 +44,7 @@ use npyguard::arrow::{Dataset, Layout};
 use npyguard::{Error, Header, Opened, ReadOptions};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyDict, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyTuple};
 
 mod raw;
 
@@ -358,8 +358,12 @@ impl Read for PyReader<'_> {
     }
 }
 
-/// Copies the `bytes` a `read(n)` call returned into `buf` (of `n` bytes or more).
+/// Copies the `bytes` (or `bytearray`, which `np.load` also takes) a `read(n)` call
+/// returned into `buf` (of `n` bytes or more).
 fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> std::io::Result<usize> {
+    if let Ok(array) = chunk.cast::<PyByteArray>() {
+        return copy_into(&array.to_vec(), buf);
+    }
     let chunk = chunk.cast::<PyBytes>().map_err(|_| {
         std::io::Error::other(format!(
             "read() returned {} (a binary file object returns bytes)",
@@ -369,7 +373,10 @@ fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> std::io::Result<usize
                 .map_or_else(|_| "?".into(), |n| n.to_string())
         ))
     })?;
-    let bytes = chunk.as_bytes();
+    copy_into(chunk.as_bytes(), buf)
+}
+
+fn copy_into(bytes: &[u8], buf: &mut [u8]) -> std::io::Result<usize> {
     let Some(slot) = buf.get_mut(..bytes.len()) else {
         return Err(std::io::Error::other("read(n) returned more than n bytes"));
     };

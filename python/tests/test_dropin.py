@@ -113,6 +113,14 @@ def _cases(tmp: Path, write: bool = True):
             p.write_bytes(data)
         return lambda: (open(p, "rb"),)
 
+    def bytearray_stream(data):
+        # A file object whose read() returns bytearray (np.load takes it).
+        class _Reader(io.BytesIO):
+            def read(self, n=-1):
+                return bytearray(super().read(n))
+
+        return lambda: (_Reader(data),)
+
     plain = path("plain.npy", PLAIN_BYTES)
     record = path("record.npy", _npy(RECORD))
     fortran = path("fortran.npy", _npy(np.asfortranarray(np.arange(12.0).reshape(3, 4))))
@@ -156,6 +164,10 @@ def _cases(tmp: Path, write: bool = True):
         ("npz", npz, {}),
         ("npz stream", stream(npz_buf.getvalue()), {}),
         ("npz mmap ignored", npz, {"mmap_mode": "r"}),
+        ("mmap_mode='' reads", plain, {"mmap_mode": ""}),
+        ("mmap_mode=False reads", plain, {"mmap_mode": False}),
+        ("read() returns bytearray", bytearray_stream(PLAIN_BYTES), {}),
+        ("read() returns bytearray npz", bytearray_stream(npz_buf.getvalue()), {}),
         # Error cases.
         ("missing file", lambda: (str(tmp / "missing.npy"),), {}),
         ("missing file mmap", lambda: (str(tmp / "missing.npy"),), {"mmap_mode": "r"}),
@@ -173,6 +185,16 @@ def _cases(tmp: Path, write: bool = True):
         ("object array mmap allow_pickle", obj, {"mmap_mode": "r", "allow_pickle": True}),
         ("too-large header", wide, {"max_header_size": 10_000}),
         ("too-large header stream", stream(_npy(WIDE)), {}),
+        # np.load opens the file and reads its magic before it looks at mmap_mode.
+        ("mmap bad mode, missing file", lambda: (str(tmp / "missing.npy"),), {"mmap_mode": "x"}),
+        ("mmap bad mode, empty file", empty, {"mmap_mode": "x"}),
+        ("mmap bad mode, bad magic", bad_magic, {"mmap_mode": "x"}),
+        ("mmap allow_pickle, not a pickle", path("garbage.bin", b"neither npy nor pickle"),
+         {"mmap_mode": "r", "allow_pickle": True}),
+        # Broken archives: zipfile.BadZipFile.
+        ("npz truncated", stream(npz_buf.getvalue()[: len(npz_buf.getvalue()) // 2]), {}),
+        ("npz local header alone", stream(b"PK\x03\x04" + bytes(100)), {}),
+        ("npz end record alone", stream(b"PK\x05\x06" + bytes(18)), {}),
     ]
     # Truncated files: inside the magic, the version, the header length, the header, the
     # payload; as a path, a stream and a memory map.
@@ -357,6 +379,20 @@ def test_consecutive_arrays_from_one_stream_end_with_eof_error():
 
 
 # --------------------------------------------------------------------- Mapping contract
+
+
+def test_npz_member_with_a_bad_crc_is_a_bad_zip_file():
+    buf = io.BytesIO()
+    np.savez(buf, a=np.arange(5))
+    data = bytearray(buf.getvalue())
+    data[data.index(b"\x93NUMPY") + 131] ^= 1  # a payload byte of member a.npy
+    for lib in (np, npyguard):
+        archive = lib.load(io.BytesIO(bytes(data)))
+        with pytest.raises(zipfile.BadZipFile):
+            archive["a"]
+    with pytest.raises(npyguard.ZipFormatError) as err:
+        npyguard.load(io.BytesIO(bytes(data)))["a"]
+    assert err.value.kind == "crc-mismatch" and isinstance(err.value, npyguard.FormatError)
 
 
 def test_npz_mapping_contract():

@@ -48,6 +48,7 @@ from ._errors import (
     LimitError,
     PickleRefusedError,
     UsageError,
+    ZipFormatError,
     _for_path,
     _from_os_error,
 )
@@ -238,11 +239,11 @@ def _stream_magic(f: Any) -> Optional[bytes]:
         return None
     try:
         magic = f.read(len(_NPY_MAGIC))
-        if isinstance(magic, bytes) and magic:
+        if isinstance(magic, (bytes, bytearray)) and magic:
             f.seek(-len(magic), 1)
     except Exception as e:
         raise _from_os_error("cannot read the file object", e) from e
-    return magic if isinstance(magic, bytes) else None
+    return bytes(magic) if isinstance(magic, (bytes, bytearray)) else None
 
 
 def _check_encoding(encoding: str) -> None:
@@ -285,21 +286,13 @@ def _native_call(fn: Any, src: Any, *args: Any, path: Optional[str] = None, allo
         raise new from err.__cause__
 
 
-def _memmap(path: str, mode: str, limits: tuple) -> np.memmap:
+def _memmap(path: str, mode: str, limits: tuple, allow_pickle: bool) -> np.memmap:
     """A memory map of the validated ``.npy`` file at ``path``: the header, the file's
     length (truncation, trailing bytes, ``max_file_bytes``) checked by npyguard on the
     open file, which ``np.memmap`` then maps (the same file, even if ``path`` is replaced
-    meanwhile)."""
+    meanwhile). As ``np.load``, the file is opened and its header read before the mode is
+    looked at: a missing, empty or invalid file raises what it raises without a map."""
     m = _MMAP_MODES.get(mode)
-    if m is None:
-        if mode in ("w+", "write"):
-            # np.load(path, mmap_mode="w+") truncates the file to 0 bytes, then raises
-            # TypeError: creating a file is not loading one.
-            raise ValueError(
-                "mmap_mode='w+' would create a new file over the one to load (np.load "
-                "truncates it, then fails): use 'r+' to map a file for reading and writing"
-            )
-        raise ValueError(f"mode must be one of {sorted(_MMAP_MODES)} (got {mode!r})")
     try:
         f = io.open(path, "r+b" if m == "r+" else "rb")
     except OSError as e:
@@ -307,8 +300,18 @@ def _memmap(path: str, mode: str, limits: tuple) -> np.memmap:
     with f:
         size = os.fstat(f.fileno()).st_size
         _payload, offset, descr, shape, fortran_order, _v, _n = _native_call(
-            _native.header_stream, f, limits, size, path=path
+            _native.header_stream, f, limits, size, path=path, allow_pickle=allow_pickle
         )
+        if m is None:
+            if mode in ("w+", "write"):
+                # np.load(path, mmap_mode="w+") truncates the file to 0 bytes, then raises
+                # TypeError: creating a file is not loading one.
+                raise ValueError(
+                    "mmap_mode='w+' would create a new file over the one to load (np.load "
+                    "truncates it, then fails): use 'r+' to map a file for reading and "
+                    "writing"
+                )
+            raise ValueError(f"mode must be one of {sorted(_MMAP_MODES)} (got {mode!r})")
         return np.memmap(
             f,
             dtype=_dtype(descr),
@@ -348,12 +351,15 @@ def load(
             exactly up to the end of the payload, plus one byte to check that the stream
             ends there unless ``allow_trailing_bytes``; a seekable one is first checked
             for an archive, as ``np.load`` does, and moved back).
-        mmap_mode: ``None``, ``'r'``, ``'r+'`` or ``'c'`` (also ``'readonly'``,
+        mmap_mode: ``None`` (or any false value, ``''``, ``False``, as ``np.load``),
+            ``'r'``, ``'r+'`` or ``'c'`` (also ``'readonly'``,
             ``'readwrite'``, ``'copyonwrite'``): memory-map the file (a path) instead of
             reading it, after npyguard has validated its header and its length (truncation,
             trailing bytes and ``max_file_bytes`` checked on the open file that is then
             mapped): an ``np.memmap`` as ``np.load`` returns it. ``'w+'`` is refused with
-            ``ValueError`` (``np.load`` truncates the file, then raises ``TypeError``).
+            ``ValueError`` (``np.load`` truncates the file, then raises ``TypeError``),
+            like any other mode, once the file has been opened and its header read (a
+            missing or invalid file raises what it raises without a map).
             A file object or bytes cannot be mapped: ``ValueError`` for a real file
             object, ``TypeError`` otherwise, as ``np.load``. Ignored for a ``.npz``. If the
             file is truncated while mapped, touching the pages past its new end raises
@@ -418,9 +424,9 @@ def load(
             numpy_strict=numpy_strict,
             allow_trailing_bytes=allow_trailing_bytes,
         )
-    if mmap_mode is not None:
+    if mmap_mode:  # as np.load: '' and False read without a map
         if kind == "path":
-            return _memmap(src, mmap_mode, limits)
+            return _memmap(src, mmap_mode, limits, allow_pickle)
         if kind == "stream" and _is_real_file(src):
             raise ValueError(
                 "Filename must be a string or a path-like object.  Memmap cannot use "

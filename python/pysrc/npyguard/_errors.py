@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno as _errno
 import os as _os
 import pickle as _pickle
+import zipfile as _zipfile
 from typing import Optional
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "InternalError",
     "EndOfFileError",
     "PickleRefusedError",
+    "ZipFormatError",
 ]
 
 
@@ -136,6 +138,18 @@ class PickleRefusedError(FormatError, _pickle.UnpicklingError):
     ``pickle.UnpicklingError``."""
 
 
+class ZipFormatError(FormatError, _zipfile.BadZipFile):
+    """The archive itself is broken: its zip structure (kind ``zip-format``), a local
+    header that disagrees with the central directory (``zip-header-mismatch``), a member
+    whose CRC or size is not the one declared (``crc-mismatch``, ``size-mismatch``).
+    ``np.load`` raises ``zipfile.BadZipFile`` there; this is both that and a
+    :class:`FormatError`."""
+
+
+#: The kinds of :class:`ZipFormatError` (``zipfile`` raises ``BadZipFile`` for each).
+_ZIP_KINDS = frozenset({"zip-format", "zip-header-mismatch", "crc-mismatch", "size-mismatch"})
+
+
 for _cls in (
     Error,
     FormatError,
@@ -145,6 +159,7 @@ for _cls in (
     InternalError,
     EndOfFileError,
     PickleRefusedError,
+    ZipFormatError,
 ):
     _cls.__module__ = "npyguard"
 
@@ -221,6 +236,8 @@ def _from_native(
         cls = _io_class(errno)
     elif kind == "truncated" and offset == 0:
         cls = EndOfFileError
+    elif category == "format" and kind in _ZIP_KINDS:
+        cls = ZipFormatError
     return cls(
         message, kind=kind, category=category, offset=offset, expected=expected, found=found,
         errno=errno,
