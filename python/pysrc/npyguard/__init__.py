@@ -20,7 +20,8 @@ for a ``.npz`` file, and raises the exception types ``np.load`` raises; :func:`s
 Errors are :class:`Error` (a ``ValueError``) subclasses: :class:`FormatError`,
 :class:`LimitError`, :class:`IoError` (also an ``OSError``), :class:`UsageError`,
 :class:`InternalError`, :class:`EndOfFileError` (also an ``EOFError``),
-:class:`PickleRefusedError`; each has ``kind``, ``category``, ``offset``, ``expected`` and
+:class:`PickleRefusedError` (also a ``pickle.UnpicklingError``), :class:`ZipFormatError`
+(also a ``zipfile.BadZipFile``); each has ``kind``, ``category``, ``offset``, ``expected`` and
 ``found`` attributes and the message the ``npyguard`` command-line tool prints.
 """
 
