@@ -78,7 +78,10 @@
 //! operations are disabled by configuration`), at bind and again whenever a scan opens a file;
 //! DuckDB's other file systems (`httpfs`'s `https://`, `s3://`) serve plain paths. DuckDB's C
 //! API has no glob: a pattern is first checked by DuckDB as its own glob checks it (see
-//! [`source::expand`]), then expanded locally, and every match is opened through DuckDB.
+//! [`source::expand`]), then expanded locally by DuckDB's rules ([`globbing`]: one `**`,
+//! which enters no symbolic link), and every match is opened through DuckDB. A file or
+//! archive member is checked again when a scan opens it: one replaced since the query was
+//! bound by another dtype or shape is an error, never values of another type.
 //!
 //! **Only values DuckDB can hold.** A timestamp count outside DuckDB's range for its type
 //! (290309-12-22 BC to 294247-01-10 in s/ms/µs; DuckDB's ±infinity counts ±(2⁶³ − 1) in every
@@ -97,6 +100,7 @@
 
 pub mod copy;
 pub mod dfs;
+pub mod globbing;
 pub mod source;
 pub mod types;
 pub mod write;
@@ -621,10 +625,15 @@ impl Bind {
                 let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols()).collect());
                 (path.clone(), Rows::file(reader, &shape.table, want, range))
             }
-            Inputs::Npz { path, member } => (
-                path.clone(),
-                source::npz_member(&self.fs, path, member, &self.opts)?,
-            ),
+            Inputs::Npz { path, member } => {
+                let expected = source::Expected {
+                    shape: self.shapes.get(i).ok_or("internal: no such input")?.clone(),
+                    rows: *self.rows.get(i).ok_or("internal: no such input")?,
+                    counts: self.counts,
+                };
+                let rows = source::npz_member(&self.fs, path, member, &self.opts, expected)?;
+                (path.clone(), rows)
+            }
         };
         let cols = self.shapes.get(i).map_or(self.shape.cols(), |s| s.cols());
         Ok(Worker {

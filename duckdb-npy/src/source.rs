@@ -37,8 +37,9 @@ fn has_glob(pattern: &str) -> bool {
 /// first opened through DuckDB's file system, which checks it with the same call DuckDB's
 /// own glob makes (`CanAccessFile` on the pattern): a refusal (`enable_external_access =
 /// false` and the pattern outside `allowed_directories`) is the error, and no directory is
-/// listed. Only a pattern DuckDB would glob itself is expanded here (local paths, with the
-/// `glob` crate: directory listings and file types, no file content); every match is then
+/// listed. Only a pattern DuckDB would glob itself is expanded here (local paths, by DuckDB's
+/// rules: [`crate::globbing`], directory listings and file types, no file content, no
+/// symbolic link entered by `**`); every match is then
 /// opened, and read, through DuckDB's file system, which checks each path again. A
 /// pattern with a URL scheme (`s3://…*`) is not expanded (DuckDB's error for the literal
 /// path is returned).
@@ -50,15 +51,8 @@ pub fn expand(fs: &DuckFs, pattern: &str) -> Result<Vec<PathBuf>, String> {
     if refused.permission || !has_glob(pattern) || pattern.contains("://") {
         return Err(file_error(Path::new(pattern), refused));
     }
-    let paths = glob::glob(pattern).map_err(|e| format!("bad glob pattern {pattern:?}: {e}"))?;
-    let mut files = Vec::new();
-    for p in paths {
-        let p = p.map_err(|e| format!("{}: {}", e.path().display(), e.error()))?;
-        if p.is_file() {
-            files.push(p);
-        }
-    }
-    files.sort();
+    let mut files = crate::globbing::local_matches(pattern)?;
+    files.retain(|p| p.is_file());
     if files.is_empty() {
         return Err(format!("no file matches {pattern:?}"));
     }
@@ -233,13 +227,40 @@ pub enum Msg {
     Failed(String),
 }
 
+/// What a scan expects of an archive member: the table shape and row count the query was
+/// bound to (the archive may have been replaced since).
+pub struct Expected {
+    /// The bound shape.
+    pub shape: Shape,
+    /// The bound number of rows.
+    pub rows: usize,
+    /// Datetimes as counts ([`Kind::as_counts`]), as bound.
+    pub counts: bool,
+}
+
+impl Expected {
+    /// `Ok` when `header` has the bound table: the same element kind (the DuckDB type the
+    /// query was bound to), the same trailing axes and row count.
+    fn check(&self, header: &Header) -> Result<(), String> {
+        let shape = Shape::of(header, self.counts)?;
+        if shape.same_table(&self.shape) && shape.table.rows() == self.rows {
+            Ok(())
+        } else {
+            Err("the member changed its dtype or shape since the query was bound".into())
+        }
+    }
+}
+
 /// Streams member `member` of the archive at `path` from a new thread (the file is opened
-/// here, on DuckDB's thread, through DuckDB's file system).
+/// here, on DuckDB's thread, through DuckDB's file system). The header the thread decodes
+/// with is checked against `expected` before any row is sent: values of another dtype never
+/// reach vectors of the bound type.
 pub fn npz_member(
     fs: &DuckFs,
     path: &Path,
     member: &str,
     opts: &ReadOptions,
+    expected: Expected,
 ) -> Result<Rows, String> {
     let archive = open_npz(fs, path, opts)?;
     let (tx, rx) = sync_channel::<Msg>(1);
@@ -247,7 +268,7 @@ pub fn npz_member(
     let thread = std::thread::Builder::new()
         .name("read_npz".into())
         .spawn(move || {
-            let last = match stream_member(archive, &member, &tx) {
+            let last = match stream_member(archive, &member, &expected, &tx) {
                 Ok(true) => Msg::Done,
                 Ok(false) => return, // the scan ended early (LIMIT, an error elsewhere)
                 Err(e) => Msg::Failed(e),
@@ -266,9 +287,11 @@ pub fn npz_member(
 fn stream_member<R: Read + Seek>(
     mut archive: NpzArchive<R>,
     member: &str,
+    expected: &Expected,
     tx: &SyncSender<Msg>,
 ) -> Result<bool, String> {
     let chunks = archive.row_chunks(member, 1).map_err(|e| e.to_string())?;
+    expected.check(chunks.header())?;
     let table = Table::of(chunks.header()).map_err(|e| e.to_string())?;
     let step = table.rows_within(CHUNK_BYTES);
     for chunk in chunks.with_rows_per_chunk(step) {

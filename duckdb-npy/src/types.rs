@@ -22,7 +22,9 @@
 //! mappings where NumPy has values DuckDB's type does not are the timestamps. DuckDB's
 //! finite instants run from 290309-12-22 (BC) 00:00:00 to 294247-01-10 04:00:54.775806 (in
 //! microseconds −9 223 372 022 400 000 000 to 2⁶³ − 2; TIMESTAMP_S and TIMESTAMP_MS: the
-//! counts whose microseconds are in that range; TIMESTAMP_NS: its whole `i64` range), and
+//! counts whose microseconds are in that range, TIMESTAMP_MS up to 04:00:54.000 only, as a
+//! later one's cast to TIMESTAMP_S invalidates the database; TIMESTAMP_NS: its whole `i64`
+//! range), and
 //! it reads the counts 2⁶³ − 1 and −(2⁶³ − 1) of every unit as `infinity` and `-infinity`
 //! (NumPy reads them as instants, e.g. `2262-04-11T23:47:16.854775807` in `M8[ns]`). A count
 //! outside that range, or one of those two, is an error naming the file, the row and the

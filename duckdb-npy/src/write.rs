@@ -161,14 +161,17 @@ const NAT: i64 = i64::MIN;
 /// `i64` range). Outside it DuckDB's own functions fail (a cast to VARCHAR of
 /// `TIMESTAMP_S` 10**15 raises an INTERNAL error that invalidates the database, measured
 /// with DuckDB 2.0.0), and ±(2⁶³ − 1) are DuckDB's `infinity` and `-infinity` (in every
-/// unit), not NumPy's instants of those counts: so the range excludes them.
+/// unit), not NumPy's instants of those counts: so the range excludes them. TIMESTAMP_MS
+/// ends at the last whole second (294247-01-10 04:00:54): a later one's cast to
+/// TIMESTAMP_S raises an INTERNAL error in DuckDB 2.0.0 ("Unrecognized type for
+/// ConvertToString INT64") that invalidates the database.
 pub fn stamp_range(s: Stamp) -> (i64, i64) {
     // TIMESTAMP (µs): the first instant of 290309-12-22 (BC) to 2⁶³ − 2.
     const MIN_US: i64 = -9_223_372_022_400_000_000;
     const MAX_US: i64 = i64::MAX - 1;
     match s {
         Stamp::Seconds => (MIN_US / 1_000_000, MAX_US / 1_000_000),
-        Stamp::Millis => (MIN_US / 1_000, MAX_US / 1_000),
+        Stamp::Millis => (MIN_US / 1_000, MAX_US / 1_000_000 * 1_000),
         Stamp::Micros => (MIN_US, MAX_US),
         // NaT (i64::MIN) is NULL; i64::MIN + 1 is -infinity.
         Stamp::Nanos => (i64::MIN + 2, MAX_US),
@@ -211,7 +214,7 @@ pub fn invalid(kind: Kind, data: &ArrayData, sel: Sel) -> Option<(usize, String)
         }
         let (unit, last) = match s {
             Stamp::Seconds => ("s", "294247-01-10 04:00:54"),
-            Stamp::Millis => ("ms", "294247-01-10 04:00:54.775"),
+            Stamp::Millis => ("ms", "294247-01-10 04:00:54.000"),
             Stamp::Micros => ("us", "294247-01-10 04:00:54.775806"),
             Stamp::Nanos => ("ns", "2262-04-11 23:47:16.854775806"),
         };
@@ -533,14 +536,14 @@ mod tests {
     #[test]
     fn timestamp_ranges_are_duckdbs() {
         // Measured with DuckDB 2.0.0 (tests/numpy/duckdb_safety.py): the first and last
-        // counts whose cast to VARCHAR works, per unit.
+        // counts whose casts to VARCHAR and to every other timestamp unit work, per unit.
         assert_eq!(
             stamp_range(Stamp::Seconds),
             (-9_223_372_022_400, 9_223_372_036_854)
         );
         assert_eq!(
             stamp_range(Stamp::Millis),
-            (-9_223_372_022_400_000, 9_223_372_036_854_775)
+            (-9_223_372_022_400_000, 9_223_372_036_854_000)
         );
         assert_eq!(
             stamp_range(Stamp::Micros),

@@ -138,11 +138,12 @@ def probes(col, dt):
 
 
 # DuckDB's finite instants per timestamp type, in its unit (duckdb-npy/src/write.rs,
-# stamp_range): 290309-12-22 (BC) to 294247-01-10 04:00:54.775806 in microseconds; the
+# stamp_range): 290309-12-22 (BC) to 294247-01-10 04:00:54.775806 in microseconds (to
+# 04:00:54 in milliseconds: later ones fail DuckDB's cast to TIMESTAMP_S); the
 # counts +-(2**63 - 1) are DuckDB's +-infinity, NaT (-2**63) is NULL.
 STAMP_RANGE = {
     "TIMESTAMP_S": (-9223372022400, 9223372036854),
-    "TIMESTAMP_MS": (-9223372022400000, 9223372036854775),
+    "TIMESTAMP_MS": (-9223372022400000, 9223372036854000),
     "TIMESTAMP": (-9223372022400000000, 2**63 - 2),
     "DATE": (-(2**31 - 2), 2**31 - 2),
     "TIMESTAMP_NS": (-2**63 + 2, 2**63 - 2),

@@ -16,6 +16,8 @@
 3. read_npz limits: a deflate bomb is refused by default (max_ratio 1000) and with a
    small explicit limit, read when the limit is raised; max_members and max_total_bytes
    likewise.
+4. A file or archive replaced between bind and scan by one of another dtype or shape is an
+   error naming the file; no value of the new dtype reaches DuckDB.
 
 Builds the extension with `bash duckdb-npy/build.sh` unless NPY_DUCKDB_EXTENSION names it.
 No pytest: exits 1 on any failure, prints a count of checks.
@@ -196,7 +198,7 @@ NAT = I64MIN
 # DuckDB's finite instants per timestamp unit (duckdb-npy/src/write.rs, stamp_range).
 STAMP = {
     "s": ("TIMESTAMP_S", -9223372022400, 9223372036854),
-    "ms": ("TIMESTAMP_MS", -9223372022400000, 9223372036854775),
+    "ms": ("TIMESTAMP_MS", -9223372022400000, 9223372036854000),
     "us": ("TIMESTAMP", -9223372022400000000, I64MAX - 1),
     "ns": ("TIMESTAMP_NS", I64MIN + 2, I64MAX - 1),
     "D": ("DATE", -(2**31 - 2), 2**31 - 2),
@@ -204,7 +206,7 @@ STAMP = {
 # DuckDB's text of those instants.
 STAMP_TEXT = {
     "s": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54"),
-    "ms": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54.775"),
+    "ms": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54"),
     "us": ("290309-12-22 (BC) 00:00:00", "294247-01-10 04:00:54.775806"),
     "ns": ("1677-09-21 00:12:43.145224194", "2262-04-11 23:47:16.854775806"),
     "D": ("5877642-06-25 (BC)", "5881580-07-10"),
@@ -269,7 +271,11 @@ FUNCS = [
 TYPE_FUNCS = {
     "TIMESTAMP": ["SELECT (c1 + INTERVAL 1 SECOND)::VARCHAR FROM {src}", "SELECT (c1 - INTERVAL 1 DAY)::VARCHAR FROM {src}",
                   "SELECT epoch_us(c1), year(c1), strftime(c1, '%Y-%m-%d') FROM {src}",
-                  "SELECT c1::DATE::VARCHAR, c1::TIMESTAMPTZ::VARCHAR FROM {src}", "SELECT date_trunc('day', c1) FROM {src}"],
+                  "SELECT c1::DATE::VARCHAR, c1::TIMESTAMPTZ::VARCHAR FROM {src}", "SELECT date_trunc('day', c1) FROM {src}",
+                  # Casts to every other unit (TIMESTAMP_MS past 294247-01-10 04:00:54 to
+                  # TIMESTAMP_S raised an INTERNAL error in DuckDB 2.0.0).
+                  "SELECT c1::TIMESTAMP_S::VARCHAR, c1::TIMESTAMP_MS::VARCHAR FROM {src}",
+                  "SELECT c1::TIMESTAMP::VARCHAR, c1::TIMESTAMP_NS::VARCHAR FROM {src}"],
     "DATE": ["SELECT (c1 + 1)::VARCHAR FROM {src}", "SELECT (c1 - INTERVAL 1 DAY)::VARCHAR FROM {src}",
              "SELECT year(c1), strftime(c1, '%Y-%m-%d'), c1::TIMESTAMP::VARCHAR FROM {src}",
              "SELECT date_trunc('month', c1), c1 - DATE '2000-01-01' FROM {src}"],
@@ -456,14 +462,95 @@ def limit_checks(tmp):
           f"limit, read when raised; member count")
 
 
+# ------------------------------------------------------------- 1b. globs as DuckDB's
+
+GLOBS = ["*.npy", "*/*.npy", "**/*.npy", "a/**", "a/**/*.npy", "a/?/*.np[yz]", "a/self/*.npy",
+         "**/b/*.npy", "a/b/../*.npy", "a/./b/*.npy", "nothing/*.npy"]
+
+
+def glob_checks(tmp):
+    """read_npy expands a glob as DuckDB's own glob() does (the extension expands it itself:
+    DuckDB's C API has none), symbolic links included: a `**` neither enters nor returns a
+    link, so links that loop (`a/self -> .`) neither hang the query nor read a file twice."""
+    root = tmp / "globs"
+    for d in ("a/b/c", "a/x", "e"):
+        (root / d).mkdir(parents=True)
+    for f in ("a/1.npy", "a/b/2.npy", "a/b/c/3.npy", "a/x/4.npy", "e/5.npy", "top.npy"):
+        np.save(root / f, np.arange(3))
+    for link, to in (("a/self", "."), ("a/b/up", ".."), ("a/b/c/root", "../../.."),
+                     ("a/b/link.npy", "../1.npy")):
+        os.symlink(to, root / link)
+    con = connect()
+    for pattern in GLOBS:
+        full = f"{root}/{pattern}"
+        duck = run(con, f"SELECT file FROM glob({lit(full)}) WHERE file LIKE '%.npy' ORDER BY file")
+        ours = run(con, f"SELECT DISTINCT filename FROM read_npy({lit(full)}, filename := true) "
+                        f"ORDER BY filename")
+        if duck == ("ok", []):
+            check(ours[0] != "ok" and "no file matches" in ours[1],
+                  f"glob {pattern}: no match in DuckDB's glob, an error in read_npy: {ours}")
+            continue
+        check(ours == duck, f"glob {pattern}: read_npy reads {ours}, DuckDB's glob lists {duck}")
+        rows = run(con, f"SELECT count(*) FROM read_npy({lit(full)})")
+        check(rows == ("ok", [(3 * len(duck[1]),)]), f"glob {pattern}: each file read once: {rows}")
+    alive(con, "globs")
+    print(f"globs: {len(GLOBS)} patterns over a tree with looping links expand as DuckDB's glob()")
+
+
+# ------------------------------------------------- 4. files replaced between bind and scan
+
+# (bound array, the array that replaces it): each replacement changes the DuckDB type the
+# query was bound to (TIMESTAMP_S, DATE, VARCHAR), the row count or the trailing axes.
+SWAPS = [
+    ("timestamp to int64", np.array([0, 1], dtype="M8[s]"), np.array([10**15, 2**62], dtype="<i8")),
+    ("date to int32", np.array([0, 1], dtype="M8[D]"), np.array([-(2**31), 2**31 - 1], dtype="<i4")),
+    ("U to non-UTF-8 S", np.array(["a", "b"]), np.array([b"\xff\xfe", b"\xc0"], dtype="S2")),
+    ("more rows", np.arange(2.0), np.arange(5.0)),
+    ("other trailing axes", np.zeros((2, 2)), np.zeros((2, 3))),
+]
+
+
+def swapper(write, replacement):
+    """A one-argument SQL function that writes `replacement` (DuckDB reads its arity)."""
+    def swap(_):
+        write(replacement)
+        return 1
+    return swap
+
+
+def swap_checks(tmp):
+    """A file replaced after the query was bound (here by a function on the build side of the
+    same query, as a concurrent writer would) is an error naming the file, never values of
+    another type in the bound vectors: DuckDB's casts of those would raise INTERNAL errors
+    and invalidate the database."""
+    for func in ("read_npy", "read_npz"):
+        for what, bound, replacement in SWAPS:
+            path = tmp / f"swap.{func[-3:]}"
+            write = (lambda a: np.save(path, a)) if func == "read_npy" else (lambda a: np.savez(path, x=a))
+            write(bound)
+            con = connect()
+
+            con.create_function("swap", swapper(write, replacement), ["INTEGER"], "INTEGER",
+                                side_effects=True)
+            r = run(con, f"WITH t AS MATERIALIZED (SELECT swap(1) s) "
+                         f"SELECT n.c1::VARCHAR, t.s FROM t, {func}({lit(path)}) n")
+            check(r[0] != "ok" and "changed its dtype or shape" in r[1] and str(path) in r[1],
+                  f"{func}, {what}: an error naming the file, got {r}")
+            alive(con, f"{func}, {what}")
+            con.close()
+    print(f"files replaced between bind and scan: {len(SWAPS)} replacements for read_npy and read_npz refused")
+
+
 def main():
     global EXT
     EXT = extension_path()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         sandbox_checks(tmp)
+        glob_checks(tmp)
         value_checks(tmp)
         limit_checks(tmp)
+        swap_checks(tmp)
     print(f"duckdb_safety: {checks} checks, {len(failures)} failures (duckdb {duckdb.__version__}, {EXT})")
     sys.exit(1 if failures else 0)
 
