@@ -61,6 +61,12 @@
 //! omitted and there is one array), with the same layouts and options, streamed in row
 //! chunks through npyguard's `NpzArchive::row_chunks` (size and CRC are checked at the end;
 //! a Fortran-order member of more than one dimension is one chunk, as npyguard streams it).
+//! Memory is therefore not one chunk for every member: a Fortran-order member is held whole
+//! and reindexed to C order (about twice its decompressed size at the peak: 2.1 GiB for a
+//! (2, 2²⁹) `u1` member of a 2 MB archive), and a chunk is at least one row (a C-order
+//! member of two 512 MiB rows peaks at 1.1 GiB). Both are bounded by `max_ratio` × the
+//! member's compressed size and by `max_total_bytes`, which a service reading untrusted
+//! archives should set to what it can hold.
 //! The archive limits are npyguard's `ReadOptions` (`with_max_npz_members`,
 //! `with_max_npz_total_bytes`, `with_max_npz_ratio`), checked as bytes arrive, under the
 //! names of `npyguard.load_npz` and the CLI's flags, with the defaults of every door
