@@ -449,6 +449,19 @@ pub(super) fn check_members<R: Read + Seek>(
     for c in central {
         let name = decode_name(&c.raw_name, c.flags, c.at)?;
         let compression = check_entry(c).map_err(|e| e.in_member(&name))?;
+        if c.header_start >= end.cd_offset {
+            // Checked before any seek: an offset past the end of the file system's largest
+            // file is an I/O error (EINVAL) to the seek, but a malformed archive here.
+            return Err(format_err(
+                c.at,
+                format!(
+                    "a local header offset before the central directory (byte {})",
+                    end.cd_offset
+                ),
+            )
+            .found(format!("offset {}", c.header_start))
+            .in_member(&name));
+        }
         let data_start = check_local(r, c).map_err(|e| e.in_member(&name))?;
         members.push(Member {
             name,

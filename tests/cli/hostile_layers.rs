@@ -495,3 +495,113 @@ fn record_text_fields_hold_what_numpy_holds() {
     let raw = bad[bad.len() - 12..].to_vec();
     assert!(npyguard::Array::new(header, npyguard::ArrayData::Record(raw.into())).is_ok());
 }
+
+/// An archive of one deflated member `bomb.npy`: 128 MiB of `u1` zeros declared honestly,
+/// at a ratio over the default limit of 1000 (about 1030: deflate's ceiling on zeros). The
+/// deflate stream is one compressed MiB of zeros repeated (each piece ends on a full
+/// flush, so pieces join), so building it takes no 128 MiB compression.
+fn declared_bomb() -> Vec<u8> {
+    use flate2::{Compress, Compression, FlushCompress};
+    const PIECES: usize = 128;
+    let zeros = vec![0u8; 1 << 20];
+    let header = npy(
+        &format!(
+            "{{'descr': '|u1', 'fortran_order': False, 'shape': ({},), }}",
+            PIECES << 20
+        ),
+        b"",
+    );
+    let deflate = |data: &[u8]| {
+        let mut c = Compress::new(Compression::best(), false);
+        let mut out = Vec::with_capacity(data.len() + 1024);
+        c.compress_vec(data, &mut out, FlushCompress::Full).unwrap();
+        out
+    };
+    let mut stream = deflate(&header);
+    let piece = deflate(&zeros);
+    for _ in 0..PIECES {
+        stream.extend_from_slice(&piece);
+    }
+    stream.extend_from_slice(&[0x01, 0x00, 0x00, 0xff, 0xff]); // a final, empty stored block
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    for _ in 0..PIECES {
+        crc.update(&zeros);
+    }
+    let (crc, size) = (crc.finalize(), header.len() + (PIECES << 20));
+    let (csize, size) = (
+        u32::try_from(stream.len()).unwrap(),
+        u32::try_from(size).unwrap(),
+    );
+    let name = b"bomb.npy";
+    let mut local = Vec::new();
+    local.extend(0x0403_4b50u32.to_le_bytes());
+    for v in [20u16, 0, 8, 0, 0] {
+        local.extend(v.to_le_bytes());
+    }
+    for v in [crc, csize, size] {
+        local.extend(v.to_le_bytes());
+    }
+    local.extend(8u16.to_le_bytes());
+    local.extend(0u16.to_le_bytes());
+    local.extend(name);
+    local.extend(&stream);
+    let mut central = Vec::new();
+    central.extend(0x0201_4b50u32.to_le_bytes());
+    for v in [20u16, 20, 0, 8, 0, 0] {
+        central.extend(v.to_le_bytes());
+    }
+    for v in [crc, csize, size] {
+        central.extend(v.to_le_bytes());
+    }
+    for v in [8u16, 0, 0, 0, 0] {
+        central.extend(v.to_le_bytes());
+    }
+    central.extend(0u32.to_le_bytes());
+    central.extend(0u32.to_le_bytes());
+    central.extend(name);
+    let mut zip = local.clone();
+    zip.extend(&central);
+    zip.extend(0x0605_4b50u32.to_le_bytes());
+    for v in [0u16, 0, 1, 1] {
+        zip.extend(v.to_le_bytes());
+    }
+    zip.extend(u32::try_from(central.len()).unwrap().to_le_bytes());
+    zip.extend(u32::try_from(local.len()).unwrap().to_le_bytes());
+    zip.extend(0u16.to_le_bytes());
+    zip
+}
+
+#[test]
+fn every_command_refuses_a_member_declared_over_the_ratio_before_inflating_it() {
+    // Under a 64 MiB address-space limit (util-linux's prlimit), inflating the 128 MiB
+    // member first ends in out-of-memory (dump, convert and diff did); refused by what it
+    // declares, it ends in compression-ratio at once, in every command.
+    let zip = write("declared_bomb.npz", &declared_bomb());
+    let out = dir().join("declared_bomb_out.npy");
+    let commands: [Vec<&str>; 5] = [
+        vec!["inspect", s(&zip)],
+        vec!["validate", s(&zip)],
+        vec!["dump", s(&zip)],
+        vec!["diff", s(&zip), s(&zip)],
+        vec!["convert", s(&zip), "--member", "bomb", "-o", s(&out)],
+    ];
+    for args in commands {
+        let bin = env!("CARGO_BIN_EXE_npyguard");
+        let done = Command::new("prlimit")
+            .arg(format!("--as={}", 64u64 << 20))
+            .arg(bin)
+            .args(&args)
+            .output()
+            .expect("prlimit (util-linux) runs");
+        // validate reports on stdout, the others on stderr.
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&done.stdout),
+            String::from_utf8_lossy(&done.stderr)
+        );
+        assert_eq!(done.status.code(), Some(1), "{args:?}: {said}");
+        assert!(said.contains("compression-ratio"), "{args:?}: {said}");
+    }
+    assert!(!out.exists());
+}

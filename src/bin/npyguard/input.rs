@@ -233,12 +233,19 @@ impl Input {
         }
     }
 
-    /// Opens the archive (a `.npy` is refused).
+    /// Opens the archive (a `.npy` is refused) and checks what its members declare against
+    /// the limits ([`NpzArchive::check_declared_sizes`]), so that every command refuses a
+    /// member declared over a limit before inflating it (`dump` of a 1 GiB member declared
+    /// at a ratio over `--max-ratio` inflated it first).
     pub fn archive(self, opts: &ReadOptions) -> npyguard::Result<NpzArchive<BufReader<File>>> {
-        match self {
-            Input::Npz(f) => NpzArchive::new(BufReader::new(f), opts),
-            _ => Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data")),
-        }
+        let archive = match self {
+            Input::Npz(f) => NpzArchive::new(BufReader::new(f), opts)?,
+            _ => {
+                return Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data"))
+            }
+        };
+        archive.check_declared_sizes()?;
+        Ok(archive)
     }
 }
 
