@@ -163,9 +163,20 @@ impl Default for ParquetOptions {
     }
 }
 
+/// A Parquet writer's error: the output's I/O error as one (a closed pipe, a full disk:
+/// the writer wraps them as `External`), anything else as a refused batch.
 #[cfg(feature = "parquet")]
 pub(super) fn parquet_err(e: parquet::errors::ParquetError) -> Error {
-    Error::unplaced(ErrorKind::Arrow, "a batch the Parquet writer accepts").found(e.to_string())
+    let e = match e {
+        parquet::errors::ParquetError::External(inner) => {
+            match inner.downcast::<std::io::Error>() {
+                Ok(io) => return Error::os("cannot write the dataset", *io),
+                Err(other) => other.to_string(),
+            }
+        }
+        other => other.to_string(),
+    };
+    Error::unplaced(ErrorKind::Arrow, "a batch the Parquet writer accepts").found(e)
 }
 
 /// Writes `ds` as a Parquet file (snappy-compressed; the Arrow schema with its

@@ -71,6 +71,13 @@ fn every_command_stops_quietly_on_a_closed_pipe() {
         vec!["diff", &npz, &npz],
         vec!["diff", "--json", &npz, &npz],
         vec!["append", &dst, &npy],
+        // Writers whose output is standard output (`-o -`).
+        vec!["convert", &npy, "-o", "-"],
+        vec!["convert", &npz, "--member", "x", "-o", "-"],
+        vec!["convert", &npy, "--to", "csv", "-o", "-"],
+        vec!["convert", &npy, "--to", "arrow", "-o", "-"],
+        vec!["convert", &npy, "--to", "parquet", "-o", "-"],
+        vec!["convert", &npz, "--member", "y", "--to", "csv", "-o", "-"],
     ];
     for args in &cases {
         let out = run_into_closed_pipe(args);

@@ -70,7 +70,7 @@ pub fn convert(
     };
     let mut out = Output::open(output, input)?;
     npyguard::write::to_writer_with_version(out.writer(), &array, version)
-        .map_err(|e| format!("{}: {e}", output.display()))?;
+        .map_err(|e| crate::output::write_error(output, &e))?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -248,7 +248,7 @@ fn write_dataset(
             eprintln!("npyguard: cannot write {}: {e}", output.display());
             return Ok(ExitCode::from(1));
         }
-        Err(e) => return Err(format!("{}: {e}", output.display()).into()),
+        Err(e) => return Err(crate::output::write_error(output, &e)),
         Ok(_) => {}
     }
     dest.commit()?;

@@ -30,6 +30,18 @@ pub enum Output {
     Stream(Box<dyn Write + Send>),
 }
 
+/// A failed write of `output` as the failure it means: the reader of standard output or of
+/// a FIFO went away (`| head`): the command stops quietly, exit 0 (as
+/// [`crate::out::write_failure`]); otherwise an OS error naming the output, exit 2.
+pub fn write_error(output: &Path, e: &npyguard::Error) -> Failure {
+    let io = std::error::Error::source(e).and_then(|s| s.downcast_ref::<io::Error>());
+    if io.is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe) {
+        Failure::Closed
+    } else {
+        Failure::Os(format!("{}: {e}", output.display()))
+    }
+}
+
 fn os(path: &Path, what: &str, e: io::Error) -> Failure {
     Failure::Os(format!("cannot {what} {}: {e}", path.display()))
 }
