@@ -350,7 +350,7 @@ impl<F: Storage> Appender<F> {
     /// Appends the rows of `array` (any memory order): its dtype must be the file's up to
     /// byte order ([`ErrorKind::TypeMismatch`]; records must be identical), its shape after
     /// the first dimension the file's ([`ErrorKind::InvalidInput`]). Zero rows: checked,
-    /// nothing written (but bytes after the payload to discard are cut). A failure leaves the storage reading as the old array; after a
+    /// nothing written (but bytes after the payload to discard are cut). A failure leaves the storage reading as the old array (a failed data write is cut off at once, so no bytes follow the payload); after a
     /// failed header write the appender refuses further appends (reopen the file).
     ///
     /// ```
@@ -392,7 +392,11 @@ impl<F: Storage> Appender<F> {
         let (from, to) = commit.unwrap_or((0, 0));
         let end = self.header.payload_range().end;
         if let Err(e) = self.write_rows(end, array) {
+            // Cut what did get written at once (a full disk has room for a cut): the file
+            // is the old one again, also to a reader or a later run; if the cut fails too,
+            // the next append cuts.
             self.state = State::Leftover;
+            let _ = self.cut_leftover();
             return Err(e);
         }
         let span = new_head.get(from..=to).unwrap_or_default();

@@ -304,3 +304,39 @@ fn a_dst_that_is_no_regular_file_is_refused_and_left_alone() {
         .is_char_device());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn appends_to_one_file_at_once_each_keep_their_rows() {
+    // Without a lock, 16 appends at once read the same old header and wrote over each
+    // other's rows: 13 of 16 sources were kept, every run exit 0, and the file had
+    // trailing bytes. Each now waits for the one before (flock on DST).
+    const RUNS: usize = 12;
+    let d = dir("concurrent");
+    let (dst, src) = (d.join("dst.npy"), d.join("src.npy"));
+    to_path(&dst, &rows(vec![], vec![0, 2], Endian::Little)).unwrap();
+    let block: Vec<f32> = (0..2000).map(|i| i as f32).collect();
+    to_path(&src, &rows(block.clone(), vec![1000, 2], Endian::Little)).unwrap();
+    let children: Vec<_> = (0..RUNS)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_npyguard"))
+                .arg("append")
+                .args([&dst, &src])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("run npyguard")
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().expect("wait for npyguard");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let back = read_bytes(&std::fs::read(&dst).unwrap(), &ReadOptions::default()).unwrap();
+    assert_eq!(back.shape(), &[RUNS * 1000, 2]);
+    let want: Vec<f32> = (0..RUNS).flat_map(|_| block.iter().copied()).collect();
+    assert_eq!(back.into_typed::<f32>().unwrap().data(), &want[..]);
+}

@@ -43,6 +43,8 @@ pub fn append(
         .with_fsync(args.fsync)
         .with_rewrite_when_full(args.rewrite_when_full)
         .with_discard_trailing_bytes(args.discard_trailing_bytes);
+    // Held until the command ends: appends to one DST run one after another.
+    let _lock = lock(dst)?;
     let mut appender = match Appender::open(dst, &append_opts) {
         Ok(a) => a,
         Err(e) => return fail_code(dst, e),
@@ -62,9 +64,38 @@ pub fn append(
         }
         arrays.push(array);
     }
-    for (src, array) in srcs.iter().zip(&arrays) {
+    for (i, (src, array)) in srcs.iter().zip(&arrays).enumerate() {
         if let Err(e) = appender.append(array) {
-            eprintln!("{}: while appending {}:", dst.display(), src.display());
+            // Each source is one append: those before this one are in DST (say so, a rerun
+            // would append them twice); this one is not (its torn rows were cut off).
+            let done: Vec<String> = srcs
+                .iter()
+                .take(i)
+                .map(|p| p.display().to_string())
+                .collect();
+            let kept = if done.is_empty() {
+                "nothing was appended".to_string()
+            } else {
+                format!("already appended: {}", done.join(", "))
+            };
+            eprintln!(
+                "{}: while appending {} ({kept}; DST reads as shape {}):",
+                dst.display(),
+                src.display(),
+                npyguard::repr::py_shape(
+                    &appender
+                        .header()
+                        .shape()
+                        .iter()
+                        .map(|&d| d as u64)
+                        .collect::<Vec<_>>()
+                )
+            );
+            if e.category() == npyguard::Category::Io && e.offset().is_some() {
+                // A failed write of DST (a full disk), not a read.
+                let os = e.found_text().unwrap_or(e.expected());
+                return Err(Failure::Os(format!("cannot write {}: {os}", dst.display())));
+            }
             return fail_code(dst, e);
         }
     }
@@ -82,4 +113,33 @@ pub fn append(
         if srcs.len() == 1 { "" } else { "s" }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// An exclusive advisory lock (`flock`) on the file at `dst`, waited for: two appends to one
+/// file at once read the same old header and wrote their rows over each other (16 at once
+/// kept 13 of 16 sources, every run exit 0). The lock is taken on the file the path names
+/// after the wait (a `--rewrite-when-full` append renames a new file over the path: a
+/// lock on the old file is taken again on the new one). A path that is not a regular file
+/// or cannot be opened is left to `Appender::open` to report.
+fn lock(dst: &Path) -> Result<Option<std::fs::File>, Failure> {
+    use rustix::fs::{flock, FlockOperation};
+    use std::os::unix::fs::MetadataExt;
+    loop {
+        // Only a regular file is locked (opening a FIFO would wait for a writer); anything
+        // else is refused by `Appender::open`.
+        let regular = std::fs::metadata(crate::input::os_path(dst)).is_ok_and(|m| m.is_file());
+        let opened = regular.then(|| std::fs::File::open(crate::input::os_path(dst)));
+        let Some(Ok(file)) = opened else {
+            return Ok(None);
+        };
+        flock(&file, FlockOperation::LockExclusive)
+            .map_err(|e| Failure::Os(format!("cannot lock {}: {e}", dst.display())))?;
+        let held = file.metadata().map(|m| (m.dev(), m.ino()));
+        let named = std::fs::metadata(crate::input::os_path(dst)).map(|m| (m.dev(), m.ino()));
+        match (held, named) {
+            (Ok(h), Ok(n)) if h == n => return Ok(Some(file)),
+            (Ok(_), Ok(_)) => continue,
+            _ => return Ok(None),
+        }
+    }
 }
