@@ -327,3 +327,44 @@ fn convert_member_to_a_dataset_streams_the_member() {
         }
     }
 }
+
+#[test]
+fn member_names_cannot_write_to_the_terminal() {
+    // A member named with an escape sequence or a newline: text output escapes them (a
+    // terminal obeyed `\x1b[31m`; `x\ny` forged a line); JSON keeps the names, escaped.
+    let a = npyguard::NpyArray::from_vec(vec![1i16, 2], vec![2])
+        .unwrap()
+        .to_array();
+    let names = ["\u{1b}[31mred", "x\ny", "plain"];
+    let path = temp("control_names.npz");
+    let members: Vec<(&str, &npyguard::Array)> = names.iter().map(|n| (*n, &a)).collect();
+    npyguard::npz::savez_path(&path, &members).unwrap();
+    for args in [vec!["dump"], vec!["inspect"], vec!["diff"]] {
+        let mut files = vec![path.as_path()];
+        if args == ["diff"] {
+            files.push(path.as_path());
+        }
+        let out = run(&args, &files);
+        assert!(out.status.success(), "{args:?}");
+        let text = stdout(&out);
+        assert!(!text.contains('\u{1b}'), "{args:?}: {text:?}");
+        assert!(
+            text.contains("\\u{1b}[31mred") && text.contains("x\\ny"),
+            "{args:?}: {text:?}"
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with('y')),
+            "{args:?}: {text:?}"
+        );
+    }
+    let json: Value = serde_json::from_str(&stdout(&run(&["dump", "--json"], &[&path]))).unwrap();
+    let keys: Vec<&str> = json["arrays"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    for n in names {
+        assert!(keys.contains(&n), "{keys:?}");
+    }
+}

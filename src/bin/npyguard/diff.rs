@@ -173,7 +173,7 @@ fn archives(
             v["name"] = json!(name);
             members.push(v);
         } else {
-            outln!("{name}: {report}");
+            outln!("{}: {report}", crate::out::shown(&name));
         }
     }
     if args.json {
@@ -188,10 +188,10 @@ fn archives(
         outln!("{v}");
     } else {
         for n in &only_a {
-            outln!("{n}: only in a ({})", args.a.display());
+            outln!("{}: only in a ({})", crate::out::shown(n), args.a.display());
         }
         for n in &only_b {
-            outln!("{n}: only in b ({})", args.b.display());
+            outln!("{}: only in b ({})", crate::out::shown(n), args.b.display());
         }
     }
     Ok(exit(equal))

@@ -154,6 +154,7 @@ fn dump_npz(
                 let key = serde_json::to_string(&name).unwrap_or_default();
                 Ok(format!("{key}: {}", array_json(&array)?))
             } else {
+                let name = crate::out::shown(&name);
                 Ok(format!("{name} = {}", array_text(&array, full)?))
             }
         });

@@ -48,7 +48,7 @@ pub fn inspect(files: &[PathBuf], opts: &ReadOptions, as_json: bool) -> Result<E
 }
 
 fn label(path: &Path, member: &str) -> String {
-    format!("{}[{member}]", path.display())
+    format!("{}[{}]", path.display(), crate::out::shown(member))
 }
 
 /// `inspect` of an archive: one header per member (only headers are decompressed), after

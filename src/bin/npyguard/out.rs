@@ -10,6 +10,25 @@ use std::io::{ErrorKind, Write};
 
 use crate::input::Failure;
 
+/// A name from a file (an archive member's) as text output shows it: control characters
+/// (an escape sequence, a newline: a terminal would obey them, a reader would see a forged
+/// line) escaped as Rust escapes them (`\u{1b}`, `\n`), everything else as it is. JSON
+/// output escapes them itself.
+pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.chars().any(char::is_control) {
+        let escaped = name.chars().map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        });
+        std::borrow::Cow::Owned(escaped.collect())
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
 /// Writes one line to standard output.
 pub fn line(args: fmt::Arguments) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
