@@ -278,3 +278,19 @@ fn an_archive_where_a_npy_is_needed_is_refused_by_name() {
         text(&r.stderr)
     );
 }
+
+#[test]
+fn diff_of_standard_input_with_itself_is_a_usage_error() {
+    // Both sides read the one stdin: the second side saw the first's payload ("found
+    // version 100.101", exit 1) where the call itself is wrong (exit 2).
+    let npy = npyguard::write::to_vec(
+        &npyguard::NpyArray::from_vec(vec![1.0f64, 2.0], vec![2])
+            .unwrap()
+            .to_array(),
+    )
+    .unwrap();
+    let out = run_with_stdin(&["diff", "-", "-"], &npy);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("both standard input"), "{stderr}");
+}

@@ -69,6 +69,11 @@ impl DiffArgs {
 
 /// Opens both inputs, which must be of one format.
 fn open_pair(args: &DiffArgs) -> Result<(Input, Input), Failure> {
+    let stdin = std::path::Path::new("-");
+    if args.a == stdin && args.b == stdin {
+        // Both would read the one standard input, the second after the first's bytes.
+        return Err("diff: A and B are both standard input (-): give at most one as -".into());
+    }
     let a = super::report::open_or_exit(&args.a)?;
     let b = super::report::open_or_exit(&args.b)?;
     if a.is_npz() != b.is_npz() {
