@@ -178,7 +178,7 @@ fn archives(
             v["name"] = json!(name);
             members.push(v);
         } else {
-            outln!("{}: {report}", crate::out::shown(&name));
+            outln!("{}: {report}", crate::out::shown(name));
         }
     }
     if args.json {
