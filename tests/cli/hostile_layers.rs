@@ -528,49 +528,19 @@ fn declared_bomb() -> Vec<u8> {
     for _ in 0..PIECES {
         crc.update(&zeros);
     }
-    let (crc, size) = (crc.finalize(), header.len() + (PIECES << 20));
-    let (csize, size) = (
-        u32::try_from(stream.len()).unwrap(),
-        u32::try_from(size).unwrap(),
-    );
-    let name = b"bomb.npy";
-    let mut local = Vec::new();
-    local.extend(0x0403_4b50u32.to_le_bytes());
-    for v in [20u16, 0, 8, 0, 0] {
-        local.extend(v.to_le_bytes());
-    }
-    for v in [crc, csize, size] {
-        local.extend(v.to_le_bytes());
-    }
-    local.extend(8u16.to_le_bytes());
-    local.extend(0u16.to_le_bytes());
-    local.extend(name);
-    local.extend(&stream);
-    let mut central = Vec::new();
-    central.extend(0x0201_4b50u32.to_le_bytes());
-    for v in [20u16, 20, 0, 8, 0, 0] {
-        central.extend(v.to_le_bytes());
-    }
-    for v in [crc, csize, size] {
-        central.extend(v.to_le_bytes());
-    }
-    for v in [8u16, 0, 0, 0, 0] {
-        central.extend(v.to_le_bytes());
-    }
-    central.extend(0u32.to_le_bytes());
-    central.extend(0u32.to_le_bytes());
-    central.extend(name);
-    let mut zip = local.clone();
-    zip.extend(&central);
-    zip.extend(0x0605_4b50u32.to_le_bytes());
-    for v in [0u16, 0, 1, 1] {
-        zip.extend(v.to_le_bytes());
-    }
-    zip.extend(u32::try_from(central.len()).unwrap().to_le_bytes());
-    zip.extend(u32::try_from(local.len()).unwrap().to_le_bytes());
-    zip.extend(0u16.to_le_bytes());
-    zip
+    zip_one::zip_one(&zip_one::OneMember {
+        name: b"bomb.npy",
+        method: 8,
+        crc: crc.finalize(),
+        size: u32::try_from(header.len() + (PIECES << 20)).unwrap(),
+        data: &stream,
+        header_offset: 0,
+        central_extra: b"",
+    })
 }
+
+#[path = "../common/zip_one.rs"]
+mod zip_one;
 
 #[test]
 fn every_command_refuses_a_member_declared_over_the_ratio_before_inflating_it() {

@@ -1778,6 +1778,9 @@ fn read_raw_sizes_no_buffer_by_a_claim_the_bytes_cannot_back() {
     assert_eq!(&raw[..], &[7u8; 16][..]);
 }
 
+#[path = "../common/zip_one.rs"]
+mod zip_one;
+
 #[test]
 fn a_local_header_offset_past_the_central_directory_is_malformed_in_a_file_too() {
     // A zip64 local-header offset the file system cannot seek to (ext4's largest file is
@@ -1787,49 +1790,19 @@ fn a_local_header_offset_past_the_central_directory_is_malformed_in_a_file_too()
     let dir = std::env::temp_dir().join(format!("npyguard-z64-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for offset in [1u64 << 40, 1 << 44, 1 << 50, 1 << 62, (1 << 63) - 5] {
-        let len = u32::try_from(a.len()).unwrap();
-        let mut local = Vec::new();
-        for v in [0x0403_4b50u32] {
-            local.extend(v.to_le_bytes());
-        }
-        for v in [20u16, 0, 0, 0, 0] {
-            local.extend(v.to_le_bytes());
-        }
-        for v in [c, len, len] {
-            local.extend(v.to_le_bytes());
-        }
-        local.extend(5u16.to_le_bytes());
-        local.extend(0u16.to_le_bytes());
-        local.extend(b"a.npy");
-        local.extend(&a);
         let mut extra = Vec::new();
         extra.extend(1u16.to_le_bytes());
         extra.extend(8u16.to_le_bytes());
         extra.extend(offset.to_le_bytes());
-        let mut central = Vec::new();
-        central.extend(0x0201_4b50u32.to_le_bytes());
-        for v in [20u16, 20, 0, 0, 0, 0] {
-            central.extend(v.to_le_bytes());
-        }
-        for v in [c, len, len] {
-            central.extend(v.to_le_bytes());
-        }
-        for v in [5u16, 12, 0, 0, 0] {
-            central.extend(v.to_le_bytes());
-        }
-        central.extend(0u32.to_le_bytes());
-        central.extend(u32::MAX.to_le_bytes());
-        central.extend(b"a.npy");
-        central.extend(&extra);
-        let mut zip = local.clone();
-        zip.extend(&central);
-        zip.extend(0x0605_4b50u32.to_le_bytes());
-        for v in [0u16, 0, 1, 1] {
-            zip.extend(v.to_le_bytes());
-        }
-        zip.extend(u32::try_from(central.len()).unwrap().to_le_bytes());
-        zip.extend(u32::try_from(local.len()).unwrap().to_le_bytes());
-        zip.extend(0u16.to_le_bytes());
+        let zip = zip_one::zip_one(&zip_one::OneMember {
+            name: b"a.npy",
+            method: 0,
+            crc: c,
+            size: u32::try_from(a.len()).unwrap(),
+            data: &a,
+            header_offset: u32::MAX,
+            central_extra: &extra,
+        });
         let path = dir.join("z64.npz");
         std::fs::write(&path, &zip).unwrap();
         let err = npz::open(&path, &ReadOptions::default()).unwrap_err();
