@@ -188,6 +188,30 @@ impl<R: Read + Seek> NpzArchive<R> {
         Ok(())
     }
 
+    /// Checks what member `name` (its key or full name) declares, without decompressing
+    /// anything, against the limits a read of it enforces: its declared size against
+    /// `max_file_bytes`, `max_npz_ratio` and what `max_npz_total_bytes` leaves after the
+    /// bytes read so far (what [`check_declared_sizes`](NpzArchive::check_declared_sizes)
+    /// checks of every member; [`read_raw`](NpzArchive::read_raw) checks it first).
+    ///
+    /// ```
+    /// use npyguard::npz::{savez, NpzArchive};
+    /// use npyguard::{ErrorKind, NpyArray, ReadOptions};
+    /// use std::io::Cursor;
+    /// let a = NpyArray::from_vec(vec![0u8; 4096], vec![4096]).unwrap().to_array();
+    /// let zip = savez(Cursor::new(Vec::new()), &[("a", &a)]).unwrap().into_inner();
+    /// let small = ReadOptions::default().with_max_file_bytes(Some(1024));
+    /// let ar = NpzArchive::new(Cursor::new(zip), &small).unwrap();
+    /// assert_eq!(ar.check_declared_size("a").unwrap_err().kind(), ErrorKind::FileTooLarge);
+    /// ```
+    pub fn check_declared_size(&self, name: &str) -> Result<()> {
+        let member = self.member_at(self.index_of(name)?)?;
+        match stream::declared_size_error(member, &self.limits(), self.decoded) {
+            Some(e) => Err(e.in_member(&member.name)),
+            None => Ok(()),
+        }
+    }
+
     /// Reads array `name` (its key or full name), checking its CRC and sizes.
     pub fn array(&mut self, name: &str) -> Result<Array> {
         let index = self.index_of(name)?;
@@ -201,11 +225,9 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// bytes inflated are counted against them (and the declared size) as they arrive, so
     /// memory is at most the declared size, which the limits bound.
     pub fn read_raw(&mut self, name: &str) -> Result<(Header, Buffer<u8>)> {
+        self.check_declared_size(name)?;
         let index = self.index_of(name)?;
         let member = self.member_at(index)?;
-        if let Some(e) = stream::declared_size_error(member, &self.limits(), self.decoded) {
-            return Err(e.in_member(&member.name));
-        }
         // The declared size reserves the buffer at once only where the member's real bytes
         // can back it (stored: the same bytes; deflated: at most deflate's ceiling per
         // compressed byte); any larger claim grows as bytes arrive (the guard refuses the

@@ -95,6 +95,9 @@ fn convert_member(
         Err(e) => return fail_code(input, e),
     };
     let name = member_name(input, &archive, member)?;
+    if let Err(e) = archive.check_declared_size(&name) {
+        return fail_code(input, e);
+    }
     let chunks = match archive.row_chunks(&name, 1) {
         Ok(c) => c,
         Err(e) => return fail_code(input, e),
@@ -115,6 +118,7 @@ fn read_member(
     let fail = |e| crate::report::fail(path, e);
     let mut archive = input.archive(opts).map_err(fail)?;
     let name = member_name(path, &archive, member)?;
+    archive.check_declared_size(&name).map_err(fail)?;
     archive.array(&name).map_err(fail)
 }
 

@@ -143,7 +143,10 @@ fn dump_npz(
     as_json: bool,
     full: bool,
 ) -> Result<ExitCode, Failure> {
-    let mut archive = match input.archive(opts) {
+    let mut archive = match input
+        .archive(opts)
+        .and_then(|a| a.check_declared_sizes().map(|()| a))
+    {
         Ok(a) => a,
         Err(e) => return crate::report::fail_code(path, e),
     };

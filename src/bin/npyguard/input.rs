@@ -233,19 +233,15 @@ impl Input {
         }
     }
 
-    /// Opens the archive (a `.npy` is refused) and checks what its members declare against
-    /// the limits ([`NpzArchive::check_declared_sizes`]), so that every command refuses a
-    /// member declared over a limit before inflating it (`dump` of a 1 GiB member declared
-    /// at a ratio over `--max-ratio` inflated it first).
+    /// Opens the archive (a `.npy` is refused). A command checks what the members it reads
+    /// declare before reading them (`check_declared_sizes` for all, `check_declared_size`
+    /// for one), so that a member declared over a limit is refused before it is inflated
+    /// (`dump` of a 1 GiB member declared at a ratio over `--max-ratio` inflated it first).
     pub fn archive(self, opts: &ReadOptions) -> npyguard::Result<NpzArchive<BufReader<File>>> {
-        let archive = match self {
-            Input::Npz(f) => NpzArchive::new(BufReader::new(f), opts)?,
-            _ => {
-                return Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data"))
-            }
-        };
-        archive.check_declared_sizes()?;
-        Ok(archive)
+        match self {
+            Input::Npz(f) => NpzArchive::new(BufReader::new(f), opts),
+            _ => Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data")),
+        }
     }
 }
 
