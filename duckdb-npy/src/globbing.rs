@@ -57,7 +57,7 @@ fn step(dir: &Path, part: &str, last: bool, out: &mut Vec<PathBuf>) -> Result<()
         return Ok(());
     }
     let glob = glob::Pattern::new(part).map_err(|e| format!("bad glob pattern {part:?}: {e}"))?;
-    for (path, is_dir) in entries(dir) {
+    for (path, is_dir, _) in entries(dir) {
         let matches = path
             .file_name()
             .and_then(|n| n.to_str())
@@ -87,11 +87,8 @@ fn join(dir: &Path, part: &str) -> PathBuf {
 
 /// Every directory (`dirs`) or file below `dir`, not entering or returning symbolic links.
 fn crawl(dir: &Path, dirs: bool, out: &mut Vec<PathBuf>) {
-    for (path, is_dir) in entries(dir) {
-        if path
-            .symlink_metadata()
-            .is_ok_and(|m| m.file_type().is_symlink())
-        {
+    for (path, is_dir, is_link) in entries(dir) {
+        if is_link {
             continue;
         }
         if is_dir == dirs {
@@ -103,9 +100,10 @@ fn crawl(dir: &Path, dirs: bool, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The entries of directory `dir` (the current directory for an empty path) and whether each
-/// is a directory (links followed); nothing when it cannot be listed.
-fn entries(dir: &Path) -> Vec<(PathBuf, bool)> {
+/// The entries of directory `dir` (the current directory for an empty path), whether each
+/// is a directory (links followed) and whether it is a symbolic link (the listing's own
+/// file type, no second call); nothing when it cannot be listed.
+fn entries(dir: &Path) -> Vec<(PathBuf, bool, bool)> {
     let listed = if dir.as_os_str().is_empty() {
         std::fs::read_dir(".")
     } else {
@@ -118,8 +116,9 @@ fn entries(dir: &Path) -> Vec<(PathBuf, bool)> {
         .filter_map(Result::ok)
         .map(|e| {
             let path = dir.join(e.file_name());
+            let is_link = e.file_type().is_ok_and(|t| t.is_symlink());
             let is_dir = path.is_dir();
-            (path, is_dir)
+            (path, is_dir, is_link)
         })
         .collect()
 }

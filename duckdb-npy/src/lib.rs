@@ -614,29 +614,24 @@ impl Bind {
         want: Option<Vec<usize>>,
         range: std::ops::Range<usize>,
     ) -> Result<Worker, String> {
+        // What the query was bound to for input `i`: checked again on what is opened now.
+        let expected = source::Expected {
+            shape: self.shapes.get(i).ok_or("internal: no such input")?.clone(),
+            rows: *self.rows.get(i).ok_or("internal: no such input")?,
+            counts: self.counts,
+        };
         let (path, rows) = match &self.inputs {
             Inputs::Files(files) => {
                 let path = files.get(i).ok_or("internal: no such input")?;
                 let reader = source::open(&self.fs, path, &self.opts)?;
-                let shape =
-                    Shape::of(reader.header(), self.counts).map_err(|e| file_error(path, e))?;
-                let bound = self.shapes.get(i).ok_or("internal: no such input")?;
-                if !shape.same_table(bound) || Some(&reader.num_rows()) != self.rows.get(i) {
-                    return Err(file_error(
-                        path,
-                        "the file changed its dtype or shape since the query was bound",
-                    ));
-                }
+                let shape = expected
+                    .check(reader.header())
+                    .map_err(|e| file_error(path, e))?;
                 // Columns this file lacks (union_by_name) are NULL, not read.
                 let want = want.map(|w| w.into_iter().filter(|&c| c < shape.cols()).collect());
                 (path.clone(), Rows::file(reader, &shape.table, want, range))
             }
             Inputs::Npz { path, member } => {
-                let expected = source::Expected {
-                    shape: self.shapes.get(i).ok_or("internal: no such input")?.clone(),
-                    rows: *self.rows.get(i).ok_or("internal: no such input")?,
-                    counts: self.counts,
-                };
                 let rows = source::npz_member(&self.fs, path, member, &self.opts, expected)?;
                 (path.clone(), rows)
             }

@@ -227,8 +227,8 @@ pub enum Msg {
     Failed(String),
 }
 
-/// What a scan expects of an archive member: the table shape and row count the query was
-/// bound to (the archive may have been replaced since).
+/// What a scan expects of a file or archive member: the table shape and row count the
+/// query was bound to (the file may have been replaced since).
 pub struct Expected {
     /// The bound shape.
     pub shape: Shape,
@@ -239,14 +239,14 @@ pub struct Expected {
 }
 
 impl Expected {
-    /// `Ok` when `header` has the bound table: the same element kind (the DuckDB type the
-    /// query was bound to), the same trailing axes and row count.
-    fn check(&self, header: &Header) -> Result<(), String> {
+    /// The shape of `header` when it has the bound table: the same element kind (the DuckDB
+    /// type the query was bound to), the same trailing axes and row count.
+    pub fn check(&self, header: &Header) -> Result<Shape, String> {
         let shape = Shape::of(header, self.counts)?;
         if shape.same_table(&self.shape) && shape.table.rows() == self.rows {
-            Ok(())
+            Ok(shape)
         } else {
-            Err("the member changed its dtype or shape since the query was bound".into())
+            Err("the file changed its dtype or shape since the query was bound".into())
         }
     }
 }

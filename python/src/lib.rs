@@ -362,6 +362,10 @@ impl Read for PyReader<'_> {
 /// returned into `buf` (of `n` bytes or more).
 fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> std::io::Result<usize> {
     if let Ok(array) = chunk.cast::<PyByteArray>() {
+        // The length first: an oversized result is refused before it is copied out.
+        if array.len() > buf.len() {
+            return Err(too_long());
+        }
         return copy_into(&array.to_vec(), buf);
     }
     let chunk = chunk.cast::<PyBytes>().map_err(|_| {
@@ -376,9 +380,13 @@ fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> std::io::Result<usize
     copy_into(chunk.as_bytes(), buf)
 }
 
+fn too_long() -> std::io::Error {
+    std::io::Error::other("read(n) returned more than n bytes")
+}
+
 fn copy_into(bytes: &[u8], buf: &mut [u8]) -> std::io::Result<usize> {
     let Some(slot) = buf.get_mut(..bytes.len()) else {
-        return Err(std::io::Error::other("read(n) returned more than n bytes"));
+        return Err(too_long());
     };
     slot.copy_from_slice(bytes);
     Ok(bytes.len())

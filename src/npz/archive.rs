@@ -205,7 +205,12 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// assert_eq!(ar.check_declared_size("a").unwrap_err().kind(), ErrorKind::FileTooLarge);
     /// ```
     pub fn check_declared_size(&self, name: &str) -> Result<()> {
-        let member = self.member_at(self.index_of(name)?)?;
+        self.check_declared_at(self.index_of(name)?)
+    }
+
+    /// [`check_declared_size`](NpzArchive::check_declared_size) of member `index`.
+    fn check_declared_at(&self, index: usize) -> Result<()> {
+        let member = self.member_at(index)?;
         match stream::declared_size_error(member, &self.limits(), self.decoded) {
             Some(e) => Err(e.in_member(&member.name)),
             None => Ok(()),
@@ -225,8 +230,8 @@ impl<R: Read + Seek> NpzArchive<R> {
     /// bytes inflated are counted against them (and the declared size) as they arrive, so
     /// memory is at most the declared size, which the limits bound.
     pub fn read_raw(&mut self, name: &str) -> Result<(Header, Buffer<u8>)> {
-        self.check_declared_size(name)?;
         let index = self.index_of(name)?;
+        self.check_declared_at(index)?;
         let member = self.member_at(index)?;
         // The declared size reserves the buffer at once only where the member's real bytes
         // can back it (stored: the same bytes; deflated: at most deflate's ceiling per

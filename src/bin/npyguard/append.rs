@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use npyguard::write::{AppendOptions, Appender};
 use npyguard::ReadOptions;
 
-use crate::report::{fail_code, open_or_exit, read_or_exit};
+use crate::report::{fail_code, open_or_exit, read_or_exit, shape_text};
 
 /// The flags of `append` besides the paths and the limits.
 #[derive(clap::Args, Clone)]
@@ -82,14 +82,7 @@ pub fn append(
                 "{}: while appending {} ({kept}; DST reads as shape {}):",
                 dst.display(),
                 src.display(),
-                npyguard::repr::py_shape(
-                    &appender
-                        .header()
-                        .shape()
-                        .iter()
-                        .map(|&d| d as u64)
-                        .collect::<Vec<_>>()
-                )
+                shape_text(appender.header())
             );
             if e.category() == npyguard::Category::Io && e.offset().is_some() {
                 // A failed write of DST (a full disk), not a read.
@@ -99,16 +92,10 @@ pub fn append(
             return fail_code(dst, e);
         }
     }
-    let shape: Vec<u64> = appender
-        .header()
-        .shape()
-        .iter()
-        .map(|&d| d as u64)
-        .collect();
     outln!(
         "{}: shape {} ({} source{})",
         dst.display(),
-        npyguard::repr::py_shape(&shape),
+        shape_text(appender.header()),
         srcs.len(),
         if srcs.len() == 1 { "" } else { "s" }
     );

@@ -135,11 +135,7 @@ fn archives(
     read_opts: &ReadOptions,
     opts: &CompareOptions,
 ) -> Result<ExitCode, Failure> {
-    let checked = |i: Input| {
-        i.archive(read_opts)
-            .and_then(|z| z.check_declared_sizes().map(|()| z))
-    };
-    let (mut za, mut zb) = match (checked(a), checked(b)) {
+    let (mut za, mut zb) = match (a.whole_archive(read_opts), b.whole_archive(read_opts)) {
         (Ok(za), Ok(zb)) => (za, zb),
         (Err(e), _) => return super::report::fail_code(&args.a, e),
         (_, Err(e)) => return super::report::fail_code(&args.b, e),

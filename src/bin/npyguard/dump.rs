@@ -143,10 +143,7 @@ fn dump_npz(
     as_json: bool,
     full: bool,
 ) -> Result<ExitCode, Failure> {
-    let mut archive = match input
-        .archive(opts)
-        .and_then(|a| a.check_declared_sizes().map(|()| a))
-    {
+    let mut archive = match input.whole_archive(opts) {
         Ok(a) => a,
         Err(e) => return crate::report::fail_code(path, e),
     };

@@ -243,6 +243,17 @@ impl Input {
             _ => Err(Error::new(ErrorKind::ZipFormat, 0, "a .npz archive").found(".npy data")),
         }
     }
+
+    /// [`archive`](Input::archive) for a command that reads every member: what each
+    /// declares is checked first.
+    pub fn whole_archive(
+        self,
+        opts: &ReadOptions,
+    ) -> npyguard::Result<NpzArchive<BufReader<File>>> {
+        let archive = self.archive(opts)?;
+        archive.check_declared_sizes()?;
+        Ok(archive)
+    }
 }
 
 /// [`Input::read_rows`] of a stream: consecutive chunks of about [`CHUNK_BYTES`], each

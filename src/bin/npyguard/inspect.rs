@@ -60,8 +60,7 @@ fn inspect_npz(
     as_json: bool,
 ) -> Result<(), Failure> {
     let classify = |e| input::classify(path, e);
-    let mut archive = input.archive(opts).map_err(classify)?;
-    archive.check_declared_sizes().map_err(classify)?;
+    let mut archive = input.whole_archive(opts).map_err(classify)?;
     let members: Vec<Member> = archive.members().to_vec();
     for m in &members {
         let h = archive.header(m.name()).map_err(classify)?;

@@ -92,14 +92,17 @@ pub fn os_json(path: &Path, msg: &str) -> Value {
 }
 
 /// The text `inspect` prints for one header, under `label`.
+/// The header's shape as Python prints the tuple: `(3,)`, `(2, 3)`.
+pub fn shape_text(h: &Header) -> String {
+    let dims: Vec<u64> = h.shape().iter().map(|&d| d as u64).collect();
+    npyguard::repr::py_shape(&dims)
+}
+
 pub fn print_header(label: &str, h: &Header) -> Result<(), Failure> {
     outln!("{label}:");
     outln!("  version:        {}", h.version());
     outln!("  descr:          {}", h.dtype().descr());
-    outln!(
-        "  shape:          {}",
-        npyguard::repr::py_shape(&h.shape().iter().map(|&d| d as u64).collect::<Vec<_>>())
-    );
+    outln!("  shape:          {}", shape_text(h));
     outln!(
         "  order:          {}",
         if h.fortran_order() {
